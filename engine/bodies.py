@@ -1,0 +1,139 @@
+"""Bodies: Actor (a moving box), Character (an actor the controller drives), Trigger (a sensor).
+
+Moving platforms live in ``platforms.py``. Records here are plain data; the world moves them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .geometry import Rect
+
+__all__ = ["Buttons", "Ground", "Contact", "Actor", "Character", "Trigger", "TriggerEvent"]
+
+
+class Buttons(NamedTuple):
+    """Buttons held during one step. A *press* is a step held after a step not held."""
+
+    left: bool = False
+    right: bool = False
+    up: bool = False
+    down: bool = False
+    jump: bool = False
+
+
+NO_BUTTONS = Buttons()
+
+
+class Ground(NamedTuple):
+    """What an actor stands on: ``kind`` is "solid", "slope", "one_way" or "platform"."""
+
+    kind: str
+    platform: Any = None  # the Platform when kind == "platform"
+    one_way: bool = False  # True when dropping through would work (one-way tile or platform only)
+
+
+class Contact(NamedTuple):
+    """A collision during a move: ``normal`` points away from what was hit."""
+
+    normal: tuple[int, int]
+    kind: str  # "solid", "slope", "one_way", "platform"
+    other: Any = None
+
+
+class Actor:
+    """An axis-aligned box that moves and collides. ``x, y`` is the top-left corner (px)."""
+
+    __slots__ = ("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground", "contacts",
+                 "gravity", "squished", "name")
+
+    def __init__(self, x: float, y: float, w: float, h: float, *, gravity: bool = True, name: str = ""):
+        if not (w > 0 and h > 0):
+            raise ValueError(f"actor size must be positive, got w={w!r} h={h!r}")
+        self.x, self.y, self.w, self.h = float(x), float(y), float(w), float(h)
+        self.vx = 0.0  # px/s
+        self.vy = 0.0  # px/s, positive is down
+        self.prev_x, self.prev_y = self.x, self.y
+        self.on_ground = False
+        self.ground: Ground | None = None
+        self.contacts: list[Contact] = []  # what the last step's move touched
+        self.gravity = gravity
+        self.squished = False
+        self.name = name
+
+    @property
+    def rect(self) -> Rect:
+        return Rect(self.x, self.y, self.w, self.h)
+
+    @property
+    def feet(self) -> tuple[float, float]:
+        """Bottom-centre of the box."""
+        return self.x + self.w / 2, self.y + self.h
+
+    def interpolated(self, alpha: float) -> tuple[float, float]:
+        """Position to draw: lerp(previous, current, alpha)."""
+        return self.prev_x + (self.x - self.prev_x) * alpha, self.prev_y + (self.y - self.prev_y) * alpha
+
+    def teleport(self, x: float, y: float) -> None:
+        """Put the actor somewhere without interpolation smear, at rest."""
+        self.x = self.prev_x = float(x)
+        self.y = self.prev_y = float(y)
+        self.vx = self.vy = 0.0
+        self.on_ground = False
+        self.ground = None
+        self.squished = False
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name or ''} x={self.x:.3f} y={self.y:.3f} w={self.w:g} h={self.h:g})"
+
+
+class Character(Actor):
+    """An actor driven by the feel controller (``controller.py``). Timers count in steps."""
+
+    __slots__ = ("facing", "held", "air_steps", "since_press", "drop_left", "jumping")
+
+    def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player"):
+        super().__init__(x, y, w, h, name=name)
+        self.facing = 1  # +1 right, -1 left
+        self.held = NO_BUTTONS  # buttons held last step (to detect presses)
+        self.reset_timers()
+
+    def reset_timers(self) -> None:
+        self.air_steps = 1 << 30  # steps since the last step that ended on the ground
+        self.since_press = None  # steps since an unused jump press, or None
+        self.drop_left = 0  # steps one-way platforms are still ignored
+        self.jumping = False  # rising from a jump (releasing jump may still cut it)
+
+    def reset(self) -> None:
+        """Clear velocity and timers (for respawning); keeps position."""
+        self.vx = self.vy = 0.0
+        self.held = NO_BUTTONS
+        self.reset_timers()
+
+    def teleport(self, x: float, y: float) -> None:
+        super().teleport(x, y)
+        self.reset()
+
+
+class Trigger:
+    """An axis-aligned sensor: reports enter / stay / exit, never pushes."""
+
+    __slots__ = ("x", "y", "w", "h", "name", "data")
+
+    def __init__(self, x: float, y: float, w: float, h: float, name: str = "", data: Any = None):
+        self.x, self.y, self.w, self.h = float(x), float(y), float(w), float(h)
+        self.name = name
+        self.data = data
+
+    @property
+    def rect(self) -> Rect:
+        return Rect(self.x, self.y, self.w, self.h)
+
+    def __repr__(self) -> str:
+        return f"Trigger({self.name!r} x={self.x:g} y={self.y:g} w={self.w:g} h={self.h:g})"
+
+
+class TriggerEvent(NamedTuple):
+    kind: str  # "enter", "stay" or "exit"
+    trigger: Trigger
+    actor: Actor

@@ -1,0 +1,195 @@
+"""The feel: how a Character turns buttons into motion, one fixed step at a time.
+
+Read top to bottom, like Celeste's Player.cs: presses and timers, jump (or drop-through), running,
+variable jump and gravity, corner correction, then the generic move (Y pass, X pass, slopes, ground
+snap) and the new ground state. All knobs come from :class:`~engine.feel.FeelConfig`; windows are whole
+steps: ``coyote_steps = round(coyote_time * hz)``, ``buffer_steps = round(buffer_time * hz)``.
+
+Exact windows:
+- coyote: a jump pressed on any of the first N steps after the last step that ended on the ground
+  still jumps;
+- buffer: a jump pressed in the air up to M steps before the landing step (or on it) jumps on the step
+  after landing.
+"""
+
+from __future__ import annotations
+
+from . import _motion
+from .bodies import Buttons, Character
+
+__all__ = ["StepFlags", "control"]
+
+NEVER = 1 << 30
+
+
+class StepFlags:
+    """What one character did this step (the world collects these into StepResult)."""
+
+    __slots__ = ("jumped", "landed", "dropped")
+
+    def __init__(self):
+        self.jumped = self.landed = self.dropped = False
+
+
+def _approach(value: float, target: float, amount: float) -> float:
+    if value < target:
+        return min(value + amount, target)
+    return max(value - amount, target)
+
+
+def _clamp(v: float, limit: float) -> float:
+    return max(-limit, min(limit, v))
+
+
+def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFlags:
+    """Advance one Character by one fixed step. ``d`` is ``feel.derived`` (passed in: computed once)."""
+    flags = StepFlags()
+    dt = d.dt
+    run, jump, fall = feel.run, feel.jump, feel.fall
+    was_grounded = ch.on_ground
+
+    # -- presses and timers ---------------------------------------------------------------------------
+    pressed = buttons.jump and not ch.held.jump
+    ch.held = buttons
+    if pressed:
+        ch.since_press = 0
+    elif ch.since_press is not None:
+        ch.since_press += 1
+        if ch.since_press > d.buffer_steps + 1:
+            ch.since_press = None
+    can_jump = was_grounded or ch.air_steps < d.coyote_steps
+
+    # -- jump or drop through -------------------------------------------------------------------------
+    jumped = False
+    if ch.since_press is not None and can_jump:
+        ground = ch.ground
+        if buttons.down and was_grounded and ground is not None and ground.one_way:
+            ch.drop_left = d.drop_steps
+            flags.dropped = True
+        else:
+            ch.vy = -d.takeoff_speed
+            if was_grounded and ground is not None and ground.platform is not None:
+                p = ground.platform  # lift momentum: inherit the platform's motion, capped
+                ch.vx += _clamp(p.vx, feel.platforms.lift_cap_x)
+                ch.vy += max(-feel.platforms.lift_cap_y, min(0.0, p.vy))
+            ch.jumping = True
+            jumped = True
+            flags.jumped = True
+        ch.since_press = None
+        ch.air_steps = NEVER
+        ch.on_ground = False
+        ch.ground = None
+    airborne = not ch.on_ground
+
+    # -- running --------------------------------------------------------------------------------------
+    direction = (1 if buttons.right else 0) - (1 if buttons.left else 0)
+    if direction:
+        ch.facing = direction
+    if airborne:
+        accel, decel, turn = run.air_accel, run.air_decel, run.air_turn_accel
+    else:
+        accel, decel, turn = run.ground_accel, run.ground_decel, run.turn_accel
+    vx = ch.vx
+    if direction == 0:
+        vx = _approach(vx, 0.0, decel * dt)
+    elif vx * direction < 0.0:
+        vx = _approach(vx, direction * run.max_speed, turn * dt)
+    elif abs(vx) > run.max_speed:
+        vx = _approach(vx, direction * run.max_speed, decel * dt)  # faster than running: ease down
+    else:
+        vx = _approach(vx, direction * run.max_speed, accel * dt)
+    ch.vx = vx
+
+    # -- variable jump and gravity --------------------------------------------------------------------
+    vy = ch.vy
+    if ch.jumping and not jumped:
+        if vy >= 0.0:
+            ch.jumping = False
+        elif not buttons.jump:
+            vy *= jump.release_cut  # released early: cut the rise
+            ch.jumping = False
+    g = d.gravity if vy < 0.0 else d.fall_gravity
+    max_fall = fall.max_speed
+    if buttons.jump and ch.jumping and abs(vy) < jump.apex_hang_speed:
+        g *= jump.apex_hang_gravity
+    if buttons.down and vy >= 0.0:
+        g *= fall.fast_gravity_multiplier
+        max_fall = fall.fast_max_speed
+    if vy > max_fall:
+        vy_new = max(max_fall, vy - g * dt)
+    else:
+        vy_new = min(vy + g * dt, max_fall)
+    dy = (vy + vy_new) * 0.5 * dt  # exact for constant gravity: no Euler shortfall at the apex
+    ch.vy = vy_new
+    dx = ch.vx * dt
+
+    # -- move -----------------------------------------------------------------------------------------
+    drop = ch.drop_left > 0
+    if dy < 0.0 and jump.corner_correction > 0.0:
+        _correct_corner(ch, dy, jump.corner_correction, grid, platforms)
+    ch.contacts = []
+    hit = _motion.move_y(grid, platforms, ch, dy, drop)
+    if hit is not None:
+        ch.contacts.append(hit)
+        ch.vy = 0.0
+        if hit.normal[1] > 0:
+            ch.jumping = False
+    landed_y = hit is not None and hit.normal[1] < 0
+    x_before, y_before = ch.x, ch.y
+    hit = _motion.move_x(grid, platforms, ch, dx, can_step=landed_y)
+    if not _motion.follow_slope(grid, platforms, ch, ch.x - x_before):
+        ch.x, ch.y = x_before, y_before
+        hit = hit or _motion.Contact((-1 if dx > 0 else 1, 0), "slope", None)
+    if hit is not None:
+        ch.contacts.append(hit)
+        ch.vx = 0.0
+
+    # -- ground snap (walking down slopes) and the new ground state --------------------------------
+    feet = ch.y + ch.h
+    if was_grounded and not jumped and ch.vy >= 0.0 and not drop:
+        snap = abs(ch.x - x_before) + ch.w * 0.5 + 0.5
+        sup = _motion.find_support(grid, platforms, None, ch.x, ch.w, feet, feet + snap, drop)
+    else:
+        sup = _motion.find_support(grid, platforms, None, ch.x, ch.w, feet, feet + _motion.EPS, drop) \
+            if ch.vy >= 0.0 else None
+    if sup is not None:
+        ch.y = _motion.place_before(sup[0], ch.h)
+        ch.vy = 0.0
+        ch.on_ground = True
+        ch.ground = sup[1]
+        ch.air_steps = 0
+        ch.jumping = False
+        if not was_grounded:
+            flags.landed = True
+    else:
+        ch.on_ground = False
+        ch.ground = None
+        if ch.air_steps < NEVER:
+            ch.air_steps += 1
+    if ch.drop_left > 0:
+        ch.drop_left -= 1
+    return flags
+
+
+def _correct_corner(ch: Character, dy: float, limit: float, grid, platforms) -> None:
+    """Rising into a ceiling corner by at most ``limit`` px: slide sideways around it."""
+    ceiling = _motion.find_ceiling(grid, platforms, None, ch.x, ch.w, ch.y, ch.y + dy)
+    if ceiling == -_motion.INF:
+        return
+    prefer = 1 if ch.vx > 0 else -1 if ch.vx < 0 else ch.facing
+    steps = int(limit)
+    for shift in range(1, steps + 1):
+        for sign in (prefer, -prefer):
+            nx = ch.x + sign * shift
+            if grid.solid_overlaps(nx, ch.y, ch.w, ch.h) or _overlaps_platform(nx, ch, platforms):
+                continue
+            if _motion.find_ceiling(grid, platforms, None, nx, ch.w, ch.y, ch.y + dy) == -_motion.INF:
+                ch.x = nx
+                return
+
+
+def _overlaps_platform(x: float, ch: Character, platforms) -> bool:
+    for p in platforms:
+        if not p.one_way and p.x < x + ch.w and x < p.x + p.w and p.y < ch.y + ch.h and ch.y < p.y + p.h:
+            return True
+    return False

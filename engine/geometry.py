@@ -1,0 +1,54 @@
+"""Plain value types and pure functions over numbers: boxes, strict overlap, float placement."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+__all__ = ["Rect", "overlaps", "place_before", "place_after", "lerp"]
+
+
+class Rect(NamedTuple):
+    """An axis-aligned box: top-left corner and size, in px (y grows downward)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
+
+    def overlaps(self, other: Rect) -> bool:
+        return overlaps(self.x, self.y, self.w, self.h, other.x, other.y, other.w, other.h)
+
+
+def overlaps(ax: float, ay: float, aw: float, ah: float, bx: float, by: float, bw: float, bh: float) -> bool:
+    """Strict overlap: boxes that only touch along an edge do not overlap."""
+    return ax < bx + bw and bx < ax + aw and ay < by + bh and by < ay + ah
+
+
+def place_before(edge: float, size: float) -> float:
+    """The largest start s with s + size <= edge (a box ending exactly on ``edge``, never past it).
+
+    ``edge - size`` alone can round so that ``(edge - size) + size > edge`` by one ulp, which a strict
+    overlap test would call overlapping.
+    """
+    s = edge - size
+    while s + size > edge:
+        s = math.nextafter(s, -math.inf)
+    return s
+
+
+def place_after(edge: float) -> float:
+    """A box starting exactly on ``edge`` (touching, not overlapping)."""
+    return edge
+
+
+def lerp(a: float, b: float, t: float) -> float:
+    return a + (b - a) * t

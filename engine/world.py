@@ -1,0 +1,280 @@
+"""World: owns the grid, actors, platforms and triggers, and steps them in one fixed order.
+
+Step order (``World.step``):
+1. every body's previous position <- its current one (for render interpolation);
+2. platforms, in the order added: follow their path (X then Y), carrying riders, pushing actors in the
+   way, reporting actors crushed against tiles or other platforms as squished;
+3. actors, in the order added: a Character runs the controller, a plain Actor falls; each moves
+   Y then X against tiles and platforms;
+4. triggers, in the order added, against actors in the order added: enter / stay / exit.
+Same grid, feel and inputs give bit-identical states (``state_hash``).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import struct
+from typing import Mapping, NamedTuple
+
+from . import _motion
+from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
+from .controller import control
+from .feel import FeelConfig
+from .geometry import overlaps, place_before
+from .platforms import Platform
+from .tiles import TileGrid
+
+__all__ = ["World", "StepResult"]
+
+
+class StepResult(NamedTuple):
+    step: int  # the step just taken, numbered from 1
+    triggers: list  # [TriggerEvent]
+    squished: list  # [Actor] crushed by a platform this step
+    jumped: list  # [Character]
+    landed: list  # [Character]
+    dropped: list  # [Character] dropped through a one-way platform
+
+
+class World:
+    """Everything that moves, on one tile grid, stepped at the feel's fixed rate."""
+
+    def __init__(self, grid: TileGrid, feel: FeelConfig | None = None):
+        if not isinstance(grid, TileGrid):
+            raise TypeError("World needs a TileGrid; build one with TileGrid(kinds) or TileGrid.from_ascii(text)")
+        self.grid = grid
+        self.feel = feel or FeelConfig()
+        self._derived = self.feel.derived
+        self.actors: list[Actor] = []
+        self.platforms: list[Platform] = []
+        self.triggers: list[Trigger] = []
+        self._inside: dict[int, set[int]] = {}  # id(trigger) -> {id(actor)} currently inside
+        self.steps = 0
+
+    # -- membership ------------------------------------------------------------------------------------
+    def add(self, obj):
+        """Add an Actor/Character, Platform or Trigger; returns it."""
+        if isinstance(obj, Actor):
+            bucket = self.actors
+        elif isinstance(obj, Platform):
+            bucket = self.platforms
+        elif isinstance(obj, Trigger):
+            bucket = self.triggers
+            self._inside[id(obj)] = set()
+        else:
+            raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform "
+                            f"or Trigger")
+        if any(o is obj for o in bucket):
+            raise ValueError(f"{obj!r} is already in this world")
+        bucket.append(obj)
+        return obj
+
+    def remove(self, obj) -> None:
+        for bucket in (self.actors, self.platforms, self.triggers):
+            for i, o in enumerate(bucket):
+                if o is obj:
+                    del bucket[i]
+                    if isinstance(obj, Trigger):
+                        del self._inside[id(obj)]
+                    elif isinstance(obj, Actor):
+                        for inside in self._inside.values():
+                            inside.discard(id(obj))
+                        if obj.ground is not None and obj.ground.platform is not None:
+                            obj.ground = None
+                    elif isinstance(obj, Platform):
+                        for a in self.actors:
+                            if a.ground is not None and a.ground.platform is obj:
+                                a.ground, a.on_ground = None, False
+                    return
+        raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
+
+    def set_feel(self, feel: FeelConfig) -> None:
+        """Retune live: positions, velocities and timers in steps are kept."""
+        self.feel = feel
+        self._derived = feel.derived
+
+    @property
+    def dt(self) -> float:
+        return self._derived.dt
+
+    # -- stepping --------------------------------------------------------------------------------------
+    def step(self, inputs: Buttons | Mapping[Character, Buttons] | None = None) -> StepResult:
+        """Advance one fixed step. ``inputs``: one Buttons for every Character, or a dict per character."""
+        self.steps += 1
+        grid, platforms, d = self.grid, self.platforms, self._derived
+        for a in self.actors:
+            a.prev_x, a.prev_y = a.x, a.y
+            a.squished = False
+        for p in platforms:
+            p.prev_x, p.prev_y = p.x, p.y
+
+        squished: list[Actor] = []
+        for p in platforms:
+            self._move_platform(p, d.dt, squished)
+
+        jumped, landed, dropped = [], [], []
+        by_actor = isinstance(inputs, Mapping)
+        for a in self.actors:
+            if isinstance(a, Character):
+                if by_actor:
+                    buttons = inputs.get(a, NO_BUTTONS)
+                else:
+                    buttons = inputs if inputs is not None else NO_BUTTONS
+                flags = control(a, buttons, self.feel, d, grid, platforms)
+                if flags.jumped:
+                    jumped.append(a)
+                if flags.landed:
+                    landed.append(a)
+                if flags.dropped:
+                    dropped.append(a)
+            else:
+                self._move_plain(a, d)
+
+        events: list[TriggerEvent] = []
+        for t in self.triggers:
+            inside = self._inside[id(t)]
+            for a in self.actors:
+                now = overlaps(a.x, a.y, a.w, a.h, t.x, t.y, t.w, t.h)
+                was = id(a) in inside
+                if now:
+                    if was:
+                        events.append(TriggerEvent("stay", t, a))
+                    else:
+                        inside.add(id(a))
+                        events.append(TriggerEvent("enter", t, a))
+                elif was:
+                    inside.discard(id(a))
+                    events.append(TriggerEvent("exit", t, a))
+        return StepResult(self.steps, events, squished, jumped, landed, dropped)
+
+    def _move_plain(self, a: Actor, d) -> None:
+        """A simple actor: gravity, then Y and X passes, no controller."""
+        grid, platforms = self.grid, self.platforms
+        vy = a.vy
+        if a.gravity:
+            g = d.gravity if vy < 0.0 else d.fall_gravity
+            vy_new = min(vy + g * d.dt, self.feel.fall.max_speed)
+        else:
+            vy_new = vy
+        dy = (vy + vy_new) * 0.5 * d.dt
+        a.vy = vy_new
+        a.contacts = []
+        hit = _motion.move_y(grid, platforms, a, dy, False)
+        if hit is not None:
+            a.contacts.append(hit)
+            a.vy = 0.0
+        landed = hit is not None and hit.normal[1] < 0
+        x0, y0 = a.x, a.y
+        hit = _motion.move_x(grid, platforms, a, a.vx * d.dt, can_step=landed)
+        if not _motion.follow_slope(grid, platforms, a, a.x - x0):
+            a.x, a.y = x0, y0
+        if hit is not None:
+            a.contacts.append(hit)
+            a.vx = 0.0
+        feet = a.y + a.h
+        sup = _motion.find_support(grid, platforms, None, a.x, a.w, feet, feet + _motion.EPS, False) \
+            if a.vy >= 0.0 else None
+        a.on_ground = sup is not None
+        a.ground = sup[1] if sup is not None else None
+
+    # -- platforms -------------------------------------------------------------------------------------
+    def _move_platform(self, p: Platform, dt: float, squished: list) -> None:
+        nx, ny = p.next_position(dt)
+        dx, dy = nx - p.x, ny - p.y
+        p.vx, p.vy = dx / dt, dy / dt
+        if dx == 0.0 and dy == 0.0:
+            return
+        riders = [a for a in self.actors
+                  if a.on_ground and a.ground is not None and a.ground.platform is p]
+        if dx != 0.0:
+            self._shift_platform(p, nx, p.y, riders, squished)
+        if dy != 0.0:
+            self._shift_platform(p, p.x, ny, riders, squished)
+
+    def _shift_platform(self, p: Platform, nx: float, ny: float, riders: list, squished: list) -> None:
+        """Move a platform along one axis, carrying riders and pushing actors in the way."""
+        grid, platforms = self.grid, self.platforms
+        dx, dy = nx - p.x, ny - p.y
+        old_top = p.y
+        p.x, p.y = nx, ny
+        for a in self.actors:
+            if any(a is r for r in riders):
+                if dx != 0.0:
+                    _motion.move_x(grid, platforms, a, dx, can_step=False, skip=p)
+                elif _motion.move_y(grid, platforms, a, dy, drop=True, skip=p) is None:
+                    a.y = place_before(p.y, a.h)  # exactly on top: no drift, no lag
+                if p.one_way:
+                    continue
+            elif p.one_way:
+                feet = a.y + a.h
+                if dy < 0.0 and feet <= old_top + _motion.EPS and feet > p.y \
+                        and p.x < a.x + a.w and a.x < p.x + p.w:
+                    if _motion.move_y(grid, platforms, a, p.y - feet, drop=True, skip=p) is None:
+                        a.y = place_before(p.y, a.h)
+                        a.vy = min(a.vy, 0.0) if a.vy < 0.0 else 0.0
+                        a.on_ground, a.ground = True, Ground("platform", p, True)
+                continue
+            if not overlaps(a.x, a.y, a.w, a.h, p.x, p.y, p.w, p.h):
+                continue
+            if dx > 0.0:
+                hit = _motion.move_x(grid, platforms, a, p.x + p.w - a.x, can_step=False, skip=p)
+                if hit is None:
+                    a.x = p.x + p.w
+            elif dx < 0.0:
+                hit = _motion.move_x(grid, platforms, a, p.x - (a.x + a.w), can_step=False, skip=p)
+                if hit is None:
+                    a.x = place_before(p.x, a.w)
+            elif dy > 0.0:
+                hit = _motion.move_y(grid, platforms, a, p.y + p.h - a.y, drop=True, skip=p)
+                if hit is None:
+                    a.y = p.y + p.h
+                    a.vy = max(a.vy, 0.0)
+            else:
+                hit = _motion.move_y(grid, platforms, a, p.y - (a.y + a.h), drop=True, skip=p)
+                if hit is None:
+                    a.y = place_before(p.y, a.h)
+                    a.vy = min(a.vy, 0.0) if a.vy < 0.0 else 0.0
+                    a.on_ground, a.ground = True, Ground("platform", p, False)
+            if hit is not None and overlaps(a.x, a.y, a.w, a.h, p.x, p.y, p.w, p.h):
+                a.squished = True
+                if not any(a is s for s in squished):
+                    squished.append(a)
+
+    # -- state -----------------------------------------------------------------------------------------
+    def state_hash(self) -> str:
+        """A hex digest of the whole simulation state (positions, velocities, timers, platforms,
+        trigger membership, step count)."""
+        h = hashlib.sha256()
+        pack = struct.pack
+        h.update(pack("<q", self.steps))
+        for a in self.actors:
+            ground = a.ground.kind if a.ground is not None else "-"
+            h.update(pack("<6d?", a.x, a.y, a.w, a.h, a.vx, a.vy, a.on_ground))
+            h.update(ground.encode())
+            if isinstance(a, Character):
+                since = -1 if a.since_press is None else a.since_press
+                h.update(pack("<4q?", a.facing, a.air_steps, since, a.drop_left, a.jumping))
+                h.update(pack("<5?", *a.held))
+        for p in self.platforms:
+            h.update(pack("<7d", *p.state()))
+        for t in self.triggers:
+            inside = self._inside[id(t)]
+            h.update(bytes(1 if id(a) in inside else 0 for a in self.actors))
+        return h.hexdigest()
+
+    def clone(self) -> World:
+        """An independent copy sharing the immutable grid and the triggers' ``data`` (for previews)."""
+        memo = {id(self.grid): self.grid}
+        for t in self.triggers:
+            memo[id(t.data)] = t.data
+        for p in self.platforms:
+            memo[id(p.data)] = p.data
+        new = copy.deepcopy(self, memo)
+        # trigger membership is keyed by id(); rebuild it for the copied objects
+        new._inside = {}
+        for t_old, t_new in zip(self.triggers, new.triggers):
+            inside = self._inside[id(t_old)]
+            new._inside[id(t_new)] = {id(a_new) for a_old, a_new in zip(self.actors, new.actors)
+                                      if id(a_old) in inside}
+        return new
