@@ -4,6 +4,7 @@ Pure Python + numpy; copy this folder into your project. See engine/README.md.
 """
 
 from .bodies import Actor, Buttons, Character, Contact, Ground, Trigger, TriggerEvent
+from .debug import DebugDraw, debug_draw
 from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
 from .geometry import Rect, lerp, overlaps
 from .platforms import Path, Platform
@@ -12,11 +13,33 @@ from .timestep import FixedTimestep
 from .world import StepResult, World
 
 __all__ = [
-    "Actor", "Buttons", "Character", "Contact", "Ground", "Trigger", "TriggerEvent",
-    "ConfigError", "Derived", "Fall", "FeelConfig", "Jump", "Physics", "Platforms", "Run", "knobs",
-    "Rect", "lerp", "overlaps",
-    "Path", "Platform",
-    "GridError", "TileGrid", "TileKind",
+    "Actor",
+    "Buttons",
+    "Character",
+    "ConfigError",
+    "Contact",
+    "DebugDraw",
+    "Derived",
+    "Fall",
+    "FeelConfig",
     "FixedTimestep",
-    "StepResult", "World",
+    "GridError",
+    "Ground",
+    "Jump",
+    "Path",
+    "Physics",
+    "Platform",
+    "Platforms",
+    "Rect",
+    "Run",
+    "StepResult",
+    "TileGrid",
+    "TileKind",
+    "Trigger",
+    "TriggerEvent",
+    "World",
+    "debug_draw",
+    "knobs",
+    "lerp",
+    "overlaps",
 ]

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from .geometry import Rect
 
-__all__ = ["Buttons", "Ground", "Contact", "Actor", "Character", "Trigger", "TriggerEvent"]
+__all__ = ["Actor", "Buttons", "Character", "Contact", "Ground", "Trigger", "TriggerEvent"]
 
 
 class Buttons(NamedTuple):
@@ -44,8 +44,22 @@ class Contact(NamedTuple):
 class Actor:
     """An axis-aligned box that moves and collides. ``x, y`` is the top-left corner (px)."""
 
-    __slots__ = ("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground", "contacts",
-                 "gravity", "squished", "name")
+    __slots__ = (
+        "contacts",
+        "gravity",
+        "ground",
+        "h",
+        "name",
+        "on_ground",
+        "prev_x",
+        "prev_y",
+        "squished",
+        "vx",
+        "vy",
+        "w",
+        "x",
+        "y",
+    )
 
     def __init__(self, x: float, y: float, w: float, h: float, *, gravity: bool = True, name: str = ""):
         if not (w > 0 and h > 0):
@@ -90,7 +104,16 @@ class Actor:
 class Character(Actor):
     """An actor driven by the feel controller (``controller.py``). Timers count in steps."""
 
-    __slots__ = ("facing", "held", "air_steps", "since_press", "drop_left", "jumping")
+    __slots__ = (
+        "air_steps",
+        "buffer_left",
+        "coyote_left",
+        "drop_left",
+        "facing",
+        "held",
+        "jumping",
+        "since_press",
+    )
 
     def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player"):
         super().__init__(x, y, w, h, name=name)
@@ -103,6 +126,9 @@ class Character(Actor):
         self.since_press = None  # steps since an unused jump press, or None
         self.drop_left = 0  # steps one-way platforms are still ignored
         self.jumping = False  # rising from a jump (releasing jump may still cut it)
+        # Read-only views for HUDs and traces, refreshed every step by the controller:
+        self.coyote_left = 0  # steps in which a jump press still counts as from the ground
+        self.buffer_left = 0  # steps a buffered press stays alive
 
     def reset(self) -> None:
         """Clear velocity and timers (for respawning); keeps position."""
@@ -118,7 +144,7 @@ class Character(Actor):
 class Trigger:
     """An axis-aligned sensor: reports enter / stay / exit, never pushes."""
 
-    __slots__ = ("x", "y", "w", "h", "name", "data")
+    __slots__ = ("data", "h", "name", "w", "x", "y")
 
     def __init__(self, x: float, y: float, w: float, h: float, name: str = "", data: Any = None):
         self.x, self.y, self.w, self.h = float(x), float(y), float(w), float(h)

@@ -25,7 +25,7 @@ NEVER = 1 << 30
 class StepFlags:
     """What one character did this step (the world collects these into StepResult)."""
 
-    __slots__ = ("jumped", "landed", "dropped")
+    __slots__ = ("dropped", "jumped", "landed")
 
     def __init__(self):
         self.jumped = self.landed = self.dropped = False
@@ -168,6 +168,8 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
             ch.air_steps += 1
     if ch.drop_left > 0:
         ch.drop_left -= 1
+    ch.coyote_left = d.coyote_steps if ch.on_ground else max(0, d.coyote_steps - ch.air_steps)
+    ch.buffer_left = 0 if ch.since_press is None else max(0, d.buffer_steps + 1 - ch.since_press)
     return flags
 
 

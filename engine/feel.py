@@ -14,7 +14,7 @@ import math
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["ConfigError", "Physics", "Run", "Jump", "Fall", "Platforms", "FeelConfig", "Derived", "knobs"]
+__all__ = ["ConfigError", "Derived", "Fall", "FeelConfig", "Jump", "Physics", "Platforms", "Run", "knobs"]
 
 
 class ConfigError(ValueError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-__all__ = ["Rect", "overlaps", "place_before", "place_after", "lerp"]
+__all__ = ["Rect", "lerp", "overlaps", "place_after", "place_before"]
 
 
 class Rect(NamedTuple):

@@ -8,7 +8,7 @@ Carrying riders, pushing and squishing happen in ``world.py`` because they need 
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from .geometry import Rect
 
@@ -24,7 +24,7 @@ class Path:
     to the first. ``wait`` s is spent at each end (both ends for ping-pong; the first point for loop).
     """
 
-    __slots__ = ("points", "speed", "mode", "wait")
+    __slots__ = ("mode", "points", "speed", "wait")
 
     def __init__(self, points: Sequence[tuple[float, float]], speed: float, mode: str = "ping-pong",
                  wait: float = 0.0):
@@ -46,8 +46,23 @@ class Path:
 class Platform:
     """A kinematic solid (or one-way) box moving along a :class:`Path`."""
 
-    __slots__ = ("x", "y", "w", "h", "path", "one_way", "name", "data", "prev_x", "prev_y", "vx", "vy",
-                 "_target", "_dir", "_wait_left")
+    __slots__ = (
+        "_dir",
+        "_target",
+        "_wait_left",
+        "data",
+        "h",
+        "name",
+        "one_way",
+        "path",
+        "prev_x",
+        "prev_y",
+        "vx",
+        "vy",
+        "w",
+        "x",
+        "y",
+    )
 
     def __init__(self, x: float, y: float, w: float, h: float, path: Path | None = None, *,
                  one_way: bool = False, name: str = "", data=None):

@@ -12,7 +12,7 @@ from enum import IntEnum
 
 import numpy as np
 
-__all__ = ["TileKind", "TileGrid", "GridError"]
+__all__ = ["GridError", "TileGrid", "TileKind"]
 
 
 class TileKind(IntEnum):
@@ -131,7 +131,7 @@ class TileGrid:
             return 0.0
 
         for i in range(n):
-            r, c = divmod(i, cols)
+            _r, c = divmod(i, cols)
             kind = k[i]
             if kind == SLOPE:
                 left_n = edge_height(i - 1, True) if c > 0 else 0.0

@@ -15,7 +15,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import struct
-from typing import Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from . import _motion
 from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
@@ -25,7 +26,7 @@ from .geometry import overlaps, place_before
 from .platforms import Platform
 from .tiles import TileGrid
 
-__all__ = ["World", "StepResult"]
+__all__ = ["StepResult", "World"]
 
 
 class StepResult(NamedTuple):

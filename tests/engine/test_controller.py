@@ -65,7 +65,7 @@ def _walk_off_ledge():
 def test_coyote_window_is_exact_to_the_step():
     n = FeelConfig().derived.coyote_steps
     assert n == 6
-    world, hero, k = _walk_off_ledge()
+    world, _hero, k = _walk_off_ledge()
     # ``world`` is now at step k + 1 (first airborne step, no jump pressed).
     for j in range(2, n + 3):
         branch = world.clone()
@@ -99,7 +99,7 @@ def _fall_and_land():
 def test_jump_buffer_window_is_exact_to_the_step():
     m = FeelConfig().derived.buffer_steps
     start, landing = _fall_and_land()
-    for i in range(0, m + 3):
+    for i in range(m + 3):
         world = start.clone()
         hero = world.actors[0]
         jumped_at = None

@@ -43,7 +43,7 @@ def test_same_inputs_same_state_hash_every_step():
 
 
 def test_state_hash_changes_when_state_differs():
-    a, hero_a = build()
+    a, _hero_a = build()
     b, hero_b = build()
     assert a.state_hash() == b.state_hash()
     hero_b.x += 1e-9

@@ -67,7 +67,7 @@ def test_same_inputs_at_any_frame_rate_give_a_bit_identical_state(fps):
                 done += 1
     assert world.steps == 600
     assert world.state_hash() == reference
-    x, y = hero.interpolated(clock.alpha)
+    x, _y = hero.interpolated(clock.alpha)
     assert min(hero.prev_x, hero.x) <= x <= max(hero.prev_x, hero.x)
 
 
