@@ -1,0 +1,395 @@
+"""The windowed game: ``run_app(args)`` opens the window and runs the main loop.
+
+The loop is deliberately tiny (poll input -> scene update, which runs the fixed steps -> draw with
+alpha -> present) so an async wrapper for pygbag is two lines::
+
+    async def main(args):
+        app = App(args); app.start()
+        while app.running:
+            app.frame(); await asyncio.sleep(0)
+
+With no display, ``run_app`` says so in one line and plays the first level's replay headless instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pygame
+
+from engine import FeelConfig
+
+from .input import Input, init_devices, load_bindings
+from .render.canvas import Screen
+from .render.hud import draw_notice
+from .render.sprites import ASSETS, Art
+from .save import load_progress, save_progress
+from .scenes.base import SceneManager
+from .scenes.catalog import discover
+
+__all__ = ["run_app", "App", "headless_replay"]
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_FEEL = ROOT / "feel.toml"
+
+
+def run_app(args) -> int:
+    app = App(args)
+    code = app.start()
+    if code is not None:
+        return code
+    while app.running:
+        app.frame()
+    return app.close()
+
+
+class _Mute:  # stands in for game.audio.Audio until (or if) it cannot load
+    muted = True
+
+    def play(self, name):
+        pass
+
+    def toggle_mute(self):
+        return True
+
+
+class App:
+    def __init__(self, args):
+        self.args = args
+        self.running = False
+        self.debug = bool(getattr(args, "debug", False))
+        self.fps = 0.0
+        self._notice: tuple[str, bool, float] | None = None
+        self.feel_path = Path(args.feel) if getattr(args, "feel", None) else (
+            DEFAULT_FEEL if DEFAULT_FEEL.is_file() else None)
+        self.feel = FeelConfig()
+        self.feel_error: str | None = None
+        self.watcher = None
+        self.tuning = None
+        self.levels = []
+        self.scenes = SceneManager()
+        self._recorded: tuple[str, int] | None = None
+
+    # -- set-up ---------------------------------------------------------------------------------------
+    def start(self) -> int | None:
+        """Open everything. Returns an exit code to stop now, or None to run the loop."""
+        from .feelfile import FeelFileError, load_feel
+        if self.feel_path is not None:
+            try:
+                self.feel = load_feel(self.feel_path)
+            except FeelFileError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+        self.levels = discover()
+        try:
+            why = _no_display_reason()
+            if why is None:
+                pygame.display.init()
+                why = _virtual_driver_reason()
+            if why is None:
+                self.screen = Screen(scale=getattr(self.args, "scale", None),
+                                     fullscreen=bool(getattr(self.args, "fullscreen", False)),
+                                     title="tilefeel", icon=ASSETS / "icon.png")
+        except pygame.error as exc:
+            why = str(exc).strip() or "SDL could not open a window"
+        if why is not None:
+            print(f"no display available ({why}); playing the first level's replay headless instead")
+            pygame.display.quit()
+            return headless_replay(self.levels, self.feel)
+        pygame.key.set_repeat(320, 70)
+        init_devices()
+        bindings, msg = load_bindings()
+        if msg:
+            print(msg)
+        self.input = Input(bindings)
+        self.art = Art()
+        self.audio = self._audio()
+        self.progress, msg = load_progress()
+        if msg:
+            print(msg)
+        self._watch()
+        self.clock = pygame.time.Clock()
+        self.running = True
+        self.scenes = SceneManager(self._first_scene())
+        return None
+
+    def _audio(self):
+        try:
+            from .audio import Audio
+            return Audio(True)
+        except Exception as exc:  # no audio device, or audio.py missing: play silently
+            self.log(f"sound off ({type(exc).__name__}: {str(exc).strip()})")
+            return _Mute()
+
+    def _watch(self) -> None:
+        if self.feel_path is None:
+            return
+        try:
+            from .hotreload import FeelWatcher
+            self.watcher = FeelWatcher(self.feel_path, self.feel)
+        except Exception as exc:
+            self.log(f"feel hot reload off: {exc}")
+        try:
+            from .tuning import TuningPanel
+            self.tuning = TuningPanel(self.feel_path, self.feel)
+            self.tuning.to_canvas = self.screen.to_canvas
+        except Exception as exc:
+            self.log(f"tuning panel off: {exc}")
+
+    def _first_scene(self):
+        from .scenes.title import TitleScene
+        args = self.args
+        level = getattr(args, "level", None)
+        replay = getattr(args, "replay", None)
+        if level or replay:
+            info = self._info_for(level) if level else (self.levels[0] if self.levels else None)
+            steps = None
+            if replay:
+                from .inputscript import parse_script
+                steps = parse_script(Path(replay).read_text(encoding="utf-8"), str(replay))
+            if info is not None:
+                scene = self._play_scene(info, steps)
+                if isinstance(scene, str):
+                    print(f"error: {scene}", file=sys.stderr)
+                else:
+                    return scene
+        return TitleScene(self)
+
+    def _info_for(self, path: str):
+        p = Path(path).resolve()
+        for info in self.levels:
+            if info.path.resolve() == p:
+                return info
+        from .scenes.catalog import _peek
+        return _peek(p)
+
+    # -- the loop -------------------------------------------------------------------------------------
+    def frame(self) -> None:
+        dt = self.clock.tick(240 if self.screen.vsync else 120) / 1000.0
+        self.fps = self.clock.get_fps()
+        self.input.begin_frame()
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.quit()
+            elif self.screen.handle(event):
+                continue
+            elif self.scenes.handle_event(event):
+                continue
+            elif event.type == pygame.KEYDOWN and self._dev_key(event.key):
+                continue
+            self.input.handle(event)
+        self._poll_feel()
+        self.scenes.update(dt, self.input.actions)
+        self.draw()
+        self.screen.present()
+
+    def draw(self) -> None:
+        canvas = self.screen.canvas
+        self.scenes.draw(canvas)
+        if self._notice:
+            text, error, until = self._notice
+            if time.monotonic() < until:
+                draw_notice(canvas, text, error=error, y=canvas.get_height() - 14 - 12 * error)
+            else:
+                self._notice = None
+
+    def _dev_key(self, key: int) -> bool:
+        if key == pygame.K_F3:
+            self.debug = not self.debug
+        elif key == pygame.K_F12:
+            path = self.screen.screenshot()
+            self.notice(f"screenshot saved: {path}")
+            print(f"screenshot saved: {path}")
+        elif key == pygame.K_m:
+            muted = self.audio.toggle_mute()
+            self.notice("sound off" if getattr(self.audio, "muted", muted) else "sound on")
+        elif key == pygame.K_F5:
+            self.reload_feel()
+        else:
+            return False
+        return True
+
+    def close(self) -> int:
+        if self.scenes.current is not None:
+            self.scenes.current.leave()
+        if self._recorded:
+            print(f"recorded {self._recorded[1]} steps to {self._recorded[0]}")
+        pygame.quit()
+        return 0
+
+    def quit(self) -> None:
+        self.running = False
+
+    # -- services for the scenes ----------------------------------------------------------------------
+    def log(self, text: str) -> None:
+        print(text)
+
+    def notice(self, text: str, *, error: bool = False, seconds: float = 2.5) -> None:
+        self._notice = (text, error, time.monotonic() + seconds)
+
+    def play_sound(self, name: str) -> None:
+        try:
+            self.audio.play(name)
+        except Exception:
+            pass
+
+    def _poll_feel(self) -> None:
+        if self.watcher is None:
+            return
+        new = self.watcher.poll()
+        self.feel_error = self.watcher.error
+        if new is not None:
+            self.set_feel(new)
+            self.notice("feel file reloaded")
+
+    def reload_feel(self) -> None:
+        if self.watcher is None:
+            return
+        new = self.watcher.reload()
+        self.feel_error = self.watcher.error
+        if new is not None:
+            self.set_feel(new)
+
+    def set_feel(self, feel) -> None:
+        self.feel = feel
+        scene = self.scenes.current
+        play = getattr(scene, "play", scene)
+        if hasattr(play, "set_feel"):
+            play.set_feel(feel)
+
+    # levels and progress
+    def first_level(self):
+        return self.levels[0] if self.levels else None
+
+    def is_unlocked(self, info) -> bool:
+        first = self.first_level()
+        return self.progress.is_unlocked(info.name, first.name if first else None)
+
+    def next_level(self, info):
+        names = [i.name for i in self.levels]
+        if info.next and info.next in names:
+            return self.levels[names.index(info.next)]
+        return None
+
+    def continue_level(self):
+        """The first unlocked level not yet completed, else the first level."""
+        for info in self.levels:
+            if self.is_unlocked(info) and self.progress.record(info.name).completions == 0:
+                return info
+        return self.first_level()
+
+    def _play_scene(self, info, replay=None):
+        from .scenes.play import PlayScene
+        try:
+            return PlayScene(self, info, replay=replay)
+        except Exception as exc:  # LevelError and friends: one line, the menu stays
+            text = " ".join(str(exc).split())
+            if self.debug:
+                import traceback
+                traceback.print_exc()
+            return text or type(exc).__name__
+
+    def start_level(self, info, fade: bool = True) -> str | None:
+        scene = self._play_scene(info)
+        if isinstance(scene, str):
+            self.notice(scene, error=True, seconds=6)
+            print(f"error: {scene}", file=sys.stderr)
+            return scene
+        self.scenes.switch(scene, fade=fade)
+        return None
+
+    def level_completed(self, play) -> None:
+        s = play.session
+        nxt = self.next_level(play.info)
+        play.new_best = self.progress.complete(play.info.name, play.seconds, s.coins, s.deaths,
+                                               nxt.name if nxt else None)
+        err = save_progress(self.progress)
+        if err:
+            print(err)
+            self.notice(err, error=True)
+
+    def make_attract(self):
+        """The title's backdrop: the first level with a replay file playing it, else the first level
+        standing still; None when no level loads."""
+        from .inputscript import parse_script
+        from .scenes.play import PlayScene
+        with_replay = [i for i in self.levels if i.replay is not None]
+        for info in with_replay + [i for i in self.levels if i.replay is None][:1]:
+            try:
+                steps = None
+                if info.replay is not None:
+                    steps = parse_script(info.replay.read_text(encoding="utf-8"), str(info.replay))
+                return PlayScene(self, info, replay=steps, attract=True)
+            except Exception as exc:
+                self.log(f"attract mode: {' '.join(str(exc).split())}")
+        return None
+
+    def write_recording(self, play) -> None:
+        path = getattr(self.args, "record", None)
+        if not path or play.attract or play.replay is not None or not play.record:
+            return
+        from .inputscript import format_script
+        try:
+            Path(path).write_text(f"# {play.info.name}\n" + format_script(play.record), encoding="utf-8")
+            self._recorded = (str(path), len(play.record))
+        except OSError as exc:
+            print(f"cannot write recording {path} ({exc.strerror or exc})")
+
+
+def _no_display_reason() -> str | None:
+    """On Linux/BSD with no X11 or Wayland display named and no SDL_VIDEODRIVER chosen, there is
+    nothing to open (SDL would fall back to an invisible 'offscreen' window)."""
+    if os.environ.get("SDL_VIDEODRIVER") or sys.platform in ("win32", "darwin") \
+            or sys.platform.startswith(("emscripten", "wasi")):
+        return None
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return "neither DISPLAY nor WAYLAND_DISPLAY is set"
+    return None
+
+
+def _virtual_driver_reason() -> str | None:
+    """SDL picked an invisible driver by itself (not asked for with SDL_VIDEODRIVER, as tests do)."""
+    driver = pygame.display.get_driver()
+    if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+        return f"SDL found only its '{driver}' video driver"
+    return None
+
+
+def headless_replay(levels, feel, out=None) -> int:
+    """No window: play the first level that has a replay, printing progress once a second and the result."""
+    out = out or sys.stdout
+    from .inputscript import parse_script
+    from .levelfile import load_level
+    from .session import Session
+    try:
+        info = next((i for i in levels if i.replay is not None), None)
+        if info is None:
+            print("no level with a replay in levels/replays/; nothing to play", file=out)
+            return 0
+        steps = parse_script(info.replay.read_text(encoding="utf-8"), str(info.replay))
+        session = Session(load_level(info.path), feel)
+        hz = feel.physics.hz
+        print(f"playing {info.replay.name} on {info.name} ({info.title}), {len(steps)} steps", file=out)
+        for i, buttons in enumerate(steps, 1):
+            for ev in session.step(buttons):
+                if ev.type in ("checkpoint", "coin", "death", "goal"):
+                    print(f"  {ev.step / hz:6.2f} s  {ev.type}{' ' + ev.name if ev.name else ''}", file=out)
+            if i % hz == 0:
+                p = session.player
+                print(f"  {i / hz:6.2f} s  x={p.x:7.1f} y={p.y:7.1f}  coins {session.coins}  "
+                      f"deaths {session.deaths}", file=out)
+            if session.completed:
+                break
+        s = session.summary()
+        verdict = "completed" if s["completed"] else "not completed"
+        print(f"{verdict} in {session.steps / hz:.2f} s: {s['coins']}/{len(session.level.coins)} coins, "
+              f"{s['deaths']} deaths", file=out)
+        print(json.dumps(s), file=out)
+        return 0
+    except Exception as exc:  # never a traceback from the fallback
+        print(f"headless replay failed: {' '.join(str(exc).split())}", file=out)
+        return 1

@@ -1,0 +1,115 @@
+"""A platformer camera: dead zone, look-ahead, smoothing, clamped to the map, whole-pixel output.
+
+Updated once per fixed step with the player's centre and velocity (so it is as deterministic as the
+simulation) and drawn at ``view(alpha)``: the interpolated position rounded to whole pixels, so the tile
+layers never shimmer.
+
+* Horizontal: the target is the player's centre plus a look-ahead that eases toward the running
+  direction; the camera only moves once that target leaves a dead zone around the view's centre.
+* Vertical: while standing, the camera settles so the ground sits a little below the middle (platform
+  snapping); in the air it only follows when the player leaves a tall dead zone, and it looks down while
+  falling fast.
+* ``shake(px)``: a short decaying jolt (deaths).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+__all__ = ["Camera", "CameraTuning"]
+
+
+@dataclass(frozen=True)
+class CameraTuning:
+    dead_w: float = 24.0  # px, horizontal dead zone around the view centre
+    dead_up: float = 40.0  # px above the centre the player may rise in the air before the camera follows
+    dead_down: float = 24.0  # px below the centre the player may fall before the camera follows
+    look_ahead: float = 40.0  # px ahead of the player in the running direction
+    look_speed: float = 2.5  # 1/s, how fast the look-ahead turns around
+    follow_x: float = 7.0  # 1/s, smoothing toward the target (higher = stiffer)
+    follow_y: float = 5.0  # 1/s
+    ground_bias: float = 28.0  # px: while standing, the player sits this far below the view centre
+    fall_look: float = 48.0  # px looked ahead downward at full falling speed
+    fall_speed: float = 300.0  # px/s at which fall_look is reached
+
+
+class Camera:
+    def __init__(self, view_w: int, view_h: int, map_w: int, map_h: int, tuning: CameraTuning | None = None):
+        self.view_w, self.view_h = view_w, view_h
+        self.map_w, self.map_h = map_w, map_h
+        self.t = tuning or CameraTuning()
+        self.x = self.y = 0.0  # top-left of the view, map px
+        self.prev_x = self.prev_y = 0.0
+        self.look = 0.0
+        self._shake = 0.0
+        self._shake_t = 0.0
+
+    # -- movement -------------------------------------------------------------------------------------
+    def snap(self, cx: float, cy: float) -> None:
+        """Jump straight to the player (level start, respawn): no smoothing, no smear."""
+        self.look = 0.0
+        self.x, self.y = self._clamp(cx - self.view_w / 2, cy - self.view_h / 2 - self.t.ground_bias)
+        self.prev_x, self.prev_y = self.x, self.y
+
+    def update(self, dt: float, cx: float, cy: float, vx: float = 0.0, vy: float = 0.0,
+               on_ground: bool = True) -> None:
+        """One fixed step toward the player whose box centre is (cx, cy) moving at (vx, vy) px/s."""
+        t = self.t
+        self.prev_x, self.prev_y = self.x, self.y
+        if abs(vx) > 20:
+            want = math.copysign(t.look_ahead, vx) * min(1.0, abs(vx) / 120)
+            self.look += (want - self.look) * min(1.0, dt * t.look_speed)
+        focus_x = cx + self.look
+        mid_x = self.x + self.view_w / 2
+        goal_x = mid_x
+        if focus_x > mid_x + t.dead_w / 2:
+            goal_x = focus_x - t.dead_w / 2
+        elif focus_x < mid_x - t.dead_w / 2:
+            goal_x = focus_x + t.dead_w / 2
+
+        mid_y = self.y + self.view_h / 2
+        if on_ground:
+            goal_y = cy - t.ground_bias
+        else:
+            goal_y = mid_y
+            if cy < mid_y - t.dead_up:
+                goal_y = cy + t.dead_up
+            elif cy > mid_y + t.dead_down:
+                goal_y = cy - t.dead_down
+            if vy > 0:
+                goal_y += t.fall_look * min(1.0, vy / t.fall_speed)
+        kx = 1.0 - math.exp(-t.follow_x * dt)
+        ky = 1.0 - math.exp(-(t.follow_y * (2.5 if vy > t.fall_speed * 0.8 else 1.0)) * dt)
+        nx = self.x + (goal_x - mid_x) * kx
+        ny = self.y + (goal_y - mid_y) * ky
+        self.x, self.y = self._clamp(nx, ny)
+        if self._shake_t > 0:
+            self._shake_t = max(0.0, self._shake_t - dt)
+
+    def shake(self, amount: float, duration: float = 0.3) -> None:
+        self._shake, self._shake_t = amount, duration
+        self._shake_len = duration
+
+    def _clamp(self, x: float, y: float) -> tuple[float, float]:
+        if self.map_w <= self.view_w:
+            x = (self.map_w - self.view_w) / 2
+        else:
+            x = min(max(x, 0.0), self.map_w - self.view_w)
+        if self.map_h <= self.view_h:
+            y = (self.map_h - self.view_h) / 2
+        else:
+            y = min(max(y, 0.0), self.map_h - self.view_h)
+        return x, y
+
+    # -- drawing --------------------------------------------------------------------------------------
+    def view(self, alpha: float = 1.0) -> tuple[int, int]:
+        """Top-left of the view for drawing: interpolated, shaken, rounded to whole pixels."""
+        x = self.prev_x + (self.x - self.prev_x) * alpha
+        y = self.prev_y + (self.y - self.prev_y) * alpha
+        if self._shake_t > 0:
+            k = self._shake * (self._shake_t / self._shake_len)
+            phase = self._shake_t * 90.0
+            x += math.sin(phase) * k
+            y += math.cos(phase * 1.3) * k
+        return round(x), round(y)

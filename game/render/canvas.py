@@ -1,0 +1,135 @@
+"""The window: a fixed 480x270 canvas scaled by the largest whole number that fits (letterboxed).
+
+Pixel-perfect (nearest-neighbour, integer scale), resizable, F11 toggles borderless fullscreen, vsync
+where the driver supports it. ``present()`` scales the canvas into the window and flips.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from pathlib import Path
+
+import pygame
+
+__all__ = ["Screen", "CANVAS_W", "CANVAS_H"]
+
+CANVAS_W, CANVAS_H = 480, 270
+
+
+class Screen:
+    def __init__(self, *, scale: int | None = None, fullscreen: bool = False, title: str = "tilefeel",
+                 icon: Path | None = None):
+        """Open the window (raises ``pygame.error`` when there is no display)."""
+        self.canvas = pygame.Surface((CANVAS_W, CANVAS_H))
+        if not pygame.display.get_init():
+            pygame.display.init()
+        pygame.display.set_caption(title)
+        if icon and icon.exists():
+            try:
+                pygame.display.set_icon(pygame.image.load(str(icon)))
+            except pygame.error:
+                pass
+        if scale is None:
+            info = pygame.display.Info()
+            fit = min((info.current_w or 1440) // CANVAS_W, (info.current_h or 810) // CANVAS_H)
+            scale = max(1, min(3, fit - 1 if fit > 2 else fit))
+        self.windowed_size = (CANVAS_W * scale, CANVAS_H * scale)
+        self.fullscreen = False
+        self.vsync = False
+        self.window = self._open(self.windowed_size)
+        self._scaled: pygame.Surface | None = None
+        if fullscreen:
+            self.toggle_fullscreen()
+
+    def _open(self, size, fullscreen: bool = False) -> pygame.Surface:
+        flags = pygame.RESIZABLE
+        if fullscreen:
+            flags = pygame.FULLSCREEN
+            size = (0, 0)
+        try:
+            with warnings.catch_warnings(record=True) as caught:  # "no fast renderer available"
+                warnings.simplefilter("always")
+                win = pygame.display.set_mode(size, flags, vsync=1)
+            self.vsync = not caught
+        except pygame.error:
+            win = pygame.display.set_mode(size, flags)
+            self.vsync = False
+        self.fullscreen = fullscreen
+        return win
+
+    # -- geometry -------------------------------------------------------------------------------------
+    @property
+    def scale(self) -> int:
+        w, h = self.window.get_size()
+        return max(1, min(w // CANVAS_W, h // CANVAS_H))
+
+    @property
+    def offset(self) -> tuple[int, int]:
+        w, h = self.window.get_size()
+        s = self.scale
+        return (w - CANVAS_W * s) // 2, (h - CANVAS_H * s) // 2
+
+    def to_canvas(self, pos) -> tuple[int, int]:
+        """Window pixel -> canvas pixel (mouse)."""
+        ox, oy = self.offset
+        s = self.scale
+        return (pos[0] - ox) // s, (pos[1] - oy) // s
+
+    # -- events ---------------------------------------------------------------------------------------
+    def handle(self, event) -> bool:
+        """Window events (resize, F11). Returns True if used."""
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+            self.toggle_fullscreen()
+            return True
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            self.window = pygame.display.get_surface() or self.window
+            self._scaled = None
+            return True
+        return False
+
+    def toggle_fullscreen(self) -> None:
+        """Switch in place (same window, so window managers and recorders keep it); re-open the window
+        only where the driver cannot toggle."""
+        if not self.fullscreen:
+            self.windowed_size = self.window.get_size()
+        try:
+            ok = pygame.display.toggle_fullscreen()
+        except pygame.error:
+            ok = 0
+        if ok:
+            self.fullscreen = not self.fullscreen
+            self.window = pygame.display.get_surface()
+        else:
+            self.window = self._open(self.windowed_size, not self.fullscreen)
+        self._scaled = None
+
+    # -- output ---------------------------------------------------------------------------------------
+    def present(self) -> None:
+        s = self.scale
+        size = (CANVAS_W * s, CANVAS_H * s)
+        if s == 1 and self.window.get_size() == size:
+            self.window.blit(self.canvas, (0, 0))
+        else:
+            # scale straight into the window (a subsurface), no intermediate copy
+            if self._scaled is None or self._scaled.get_size() != size \
+                    or self._scaled.get_parent() is not self.window:
+                self.window.fill((0, 0, 0))  # letterbox bars
+                self._scaled = self.window.subsurface(pygame.Rect(self.offset, size))
+            pygame.transform.scale(self.canvas, size, self._scaled)
+        pygame.display.flip()
+
+    def screenshot(self, folder: Path | None = None) -> Path:
+        """Save the canvas at 2x as ``tilefeel-YYYYmmdd-HHMMSS.png`` (in ``folder`` or the cwd)."""
+        folder = Path(folder or os.environ.get("TILEFEEL_SHOTS_DIR", "."))
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = folder / f"tilefeel-{stamp}.png"
+        n = 1
+        while path.exists():
+            n += 1
+            path = folder / f"tilefeel-{stamp}-{n}.png"
+        big = pygame.transform.scale(self.canvas, (CANVAS_W * 2, CANVAS_H * 2))
+        pygame.image.save(big, str(path))
+        return path

@@ -1,0 +1,144 @@
+"""The moving things of a level: player, coins, checkpoints, goal, spikes and platforms.
+
+Everything is drawn at ``lerp(previous, current, alpha)`` and rounded once, relative to the whole-pixel
+camera. Purely visual state (animation clocks, squash) lives in :class:`PlayerLook`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+__all__ = ["PlayerLook", "draw_level_things", "draw_player", "platforms_of", "spike_strips", "DEATH_ANIM"]
+
+DEATH_ANIM = 0.36  # s, the death frames play once, then the player is hidden until the respawn
+
+
+def platforms_of(world) -> list:
+    return list(getattr(world, "platforms", None) or [])
+
+
+class PlayerLook:
+    """Which animation the player shows and for how long; fed once per frame."""
+
+    def __init__(self):
+        self.anim = "idle"
+        self.t = 0.0
+        self.land_t = 0.0
+        self.visible = True
+
+    def landed(self) -> None:
+        self.land_t = 0.12
+
+    def died(self) -> None:
+        self.anim, self.t = "death", 0.0
+
+    def update(self, dt: float, player) -> None:
+        if self.anim == "death":
+            self.t += dt
+            self.visible = self.t < DEATH_ANIM
+            return
+        if self.land_t > 0:
+            self.land_t -= dt
+        if player.on_ground:
+            anim = "land" if self.land_t > 0 else ("run" if abs(player.vx) > 12 else "idle")
+        else:
+            anim = "jump" if player.vy < 0 else "fall"
+        if anim != self.anim:
+            self.anim, self.t = anim, 0.0
+        else:
+            self.t += dt * (0.6 + min(1.0, abs(player.vx) / 150) * 0.6 if anim == "run" else 1.0)
+
+
+def draw_player(surf, art, player, look: PlayerLook, squash, alpha: float, cam) -> None:
+    if not look.visible:
+        return
+    x, y = player.interpolated(alpha)
+    frame = art.player_frame(look.anim, look.t)
+    if getattr(player, "facing", 1) < 0:
+        frame = art.flipped(frame)
+    fw, fh = frame.get_size()
+    sx, sy = squash.sx, squash.sy
+    if abs(sx - 1) > 0.04 or abs(sy - 1) > 0.04:
+        frame = pygame.transform.scale(frame, (max(1, round(fw * sx)), max(1, round(fh * sy))))
+        fw, fh = frame.get_size()
+    feet_x = round(x + player.w / 2) - cam[0]
+    feet_y = round(y + player.h) - cam[1]
+    surf.blit(frame, (feet_x - fw // 2, feet_y - fh))
+
+
+def spike_strips(level, has_tile) -> list:
+    """Hazards to draw as a row of spikes: thin rectangles (at most a tile tall) that are not tile
+    objects and have no tile drawn where they stand (``has_tile(x, y)``: the map already shows art)."""
+    out = []
+    for hz in level.hazards:
+        if hz.gid or hz.h > level.tile_size or hz.w < 4 or hz.props.get("hidden"):
+            continue
+        if has_tile(hz.x + hz.w / 2, hz.y + hz.h - 1):
+            continue
+        out.append(hz)
+    return out
+
+
+def draw_level_things(surf, art, session, alpha: float, cam, t: float, reached: set[int],
+                      spikes: list = ()) -> None:
+    level = session.level
+    cx, cy = cam
+    vw, vh = surf.get_size()
+
+    for hz in spikes:
+        y = round(hz.y + hz.h) - 16 - cy
+        for x in range(round(hz.x), round(hz.x + hz.w), 16):
+            if -16 < x - cx < vw:
+                surf.blit(art.spike, (x - cx, y), (0, 0, min(16, round(hz.x + hz.w) - x), 16))
+
+    for platform in platforms_of(session.world):
+        px, py = platform.interpolated(alpha)
+        x0, y0 = round(px) - cx, round(py) - cy
+        w, h = round(platform.w), round(platform.h)
+        if x0 > vw or y0 > vh or x0 + w < 0 or y0 + h < 0:
+            continue
+        _draw_platform(surf, art.platform_one_way if getattr(platform, "one_way", False) else art.platform,
+                       x0, y0, w, h)
+
+    for cp in level.checkpoints:
+        img = art.flag_up[int(t * 6) % len(art.flag_up)] if cp.id in reached else art.flag_down
+        bx = round(cp.x + cp.w / 2) - cx
+        by = round(cp.y + cp.h) - cy
+        surf.blit(img, (bx - img.get_width() // 2, by - img.get_height()))
+
+    for goal in level.goals:
+        frames = art.goal
+        img = frames[int(t * 4) % len(frames)]
+        bx = round(goal.x + goal.w / 2) - cx
+        by = round(goal.y + goal.h) - cy
+        surf.blit(img, (bx - img.get_width() // 2, by - img.get_height()))
+
+    coin_frames = art.coin
+    for coin in level.coins:
+        if coin.id in session.collected:
+            continue
+        mx, my = coin.x + coin.w / 2, coin.y + coin.h / 2
+        if not (-16 < mx - cx < vw + 16 and -16 < my - cy < vh + 16):
+            continue
+        phase = t * 2.0 + mx * 0.05
+        img = coin_frames[int(phase * 4) % len(coin_frames)]
+        bob = round(math.sin(phase * 1.7) * 1.5)
+        surf.blit(img, (round(mx) - cx - img.get_width() // 2, round(my) - cy - img.get_height() // 2 + bob))
+
+
+def _draw_platform(surf, tile: pygame.Surface, x: int, y: int, w: int, h: int) -> None:
+    """Tile the platform image along the width; a 3-part sheet (left, middle, right) keeps its caps."""
+    tw, th = tile.get_size()
+    if tw >= 48 and tw % 3 == 0:  # left | middle | right
+        part = tw // 3
+        surf.blit(tile, (x, y), (0, 0, part, min(th, h)))
+        for xx in range(x + part, x + w - part, part):
+            surf.blit(tile, (xx, y), (part, 0, min(part, x + w - part - xx), min(th, h)))
+        surf.blit(tile, (x + w - part, y), (2 * part, 0, part, min(th, h)))
+    else:
+        for xx in range(x, x + w, tw):
+            surf.blit(tile, (xx, y), (0, 0, min(tw, x + w - xx), min(th, h)))
+    if th < h:
+        surf.fill((60, 40, 30), (x + 1, y + th, w - 2, h - th))

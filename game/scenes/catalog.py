@@ -1,0 +1,70 @@
+"""The list of levels in play order: ``levels/01_*.tmx`` first, then each map's ``next`` property.
+
+``$TILEFEEL_LEVELS_DIR`` points the game at another folder (tests, level designers' drafts).
+Levels not reached by the chain follow in file-name order, so every map in levels/ is playable. Only the
+map's ``title`` and ``next`` are read here (a cheap look at the map's properties); the full load and its
+errors happen when a level is played.
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["LevelInfo", "discover", "LEVELS_DIR", "replay_for"]
+
+LEVELS_DIR = Path(__file__).resolve().parents[2] / "levels"
+
+
+@dataclass
+class LevelInfo:
+    path: Path
+    name: str  # file name
+    title: str
+    next: str | None
+    coins: int  # coins in the level (for "3/12")
+
+    @property
+    def replay(self) -> Path | None:
+        return replay_for(self.path)
+
+
+def replay_for(path: Path) -> Path | None:
+    p = path.parent / "replays" / f"{path.stem}.txt"
+    return p if p.is_file() else None
+
+
+def _peek(path: Path) -> LevelInfo:
+    title, nxt, coins = path.stem.replace("_", " ").lstrip("0123456789 ").title() or path.stem, None, 0
+    try:
+        root = ET.parse(path).getroot()
+    except (ET.ParseError, OSError):
+        return LevelInfo(path, path.name, title, None, 0)
+    props = root.find("properties")
+    for prop in (props if props is not None else []):
+        name, value = prop.get("name"), prop.get("value", prop.text or "")
+        if name == "title" and value:
+            title = value
+        elif name == "next" and value:
+            nxt = Path(value).name
+    for obj in root.iter("object"):
+        if (obj.get("type") or obj.get("class") or "").lower() == "coin":
+            coins += 1
+    return LevelInfo(path, path.name, title, nxt, coins)
+
+
+def discover(folder: Path | None = None) -> list[LevelInfo]:
+    """Levels in play order from ``folder`` (default: ``$TILEFEEL_LEVELS_DIR`` or the repo's levels/)."""
+    folder = Path(folder or os.environ.get("TILEFEEL_LEVELS_DIR") or LEVELS_DIR)
+    files = sorted(folder.glob("*.tmx"))
+    infos = {p.name: _peek(p) for p in files}
+    order: list[LevelInfo] = []
+    first = next((p.name for p in files if p.name.startswith("01")), files[0].name if files else None)
+    name = first
+    while name and name in infos and infos[name] not in order:
+        order.append(infos[name])
+        name = infos[name].next
+    order.extend(info for info in infos.values() if info not in order)
+    return order

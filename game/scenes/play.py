@@ -1,0 +1,304 @@
+"""Playing one level: fixed steps from latched input (or a replay), juice, camera, HUD, dev keys.
+
+Also used behind the title menu as the attract mode (``attract=True``: a replay, no HUD, no sound,
+restarting when it ends).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from engine import Buttons, FixedTimestep
+
+from .. import ui
+from ..camera import Camera
+from ..levelfile import load_level
+from ..particles import DEATH, Particles, Squash
+from ..render.canvas import CANVAS_H, CANVAS_W
+from ..render.debug import draw_debug
+from ..render.hud import draw_banner, draw_hud, draw_message, draw_notice
+from ..render.tilemap import MapRenderer
+from ..render.world import PlayerLook, draw_level_things, draw_player, spike_strips
+from ..session import Session
+from .base import Scene
+
+__all__ = ["PlayScene"]
+
+NO_BUTTONS = Buttons()
+IRIS_CLOSE = 0.28  # s, the death iris closing on the player
+IRIS_OPEN = 0.35  # s, opening again at the respawn point
+FINISH_DELAY = 1.4  # s of celebration before the level-complete screen
+WARP_AT = 0.35  # s after reaching the goal, the player vanishes into it
+
+
+class PlayScene(Scene):
+    def __init__(self, app, info, *, replay: list | None = None, attract: bool = False):
+        super().__init__(app)
+        self.info = info
+        self.attract = attract
+        self.replay = replay
+        self.replay_i = 0
+        self.level = load_level(info.path, images=True)  # LevelError: the caller shows it
+        self._start(Session(self.level, app.feel))
+
+    def _start(self, session: Session) -> None:
+        self.session = session
+        self.renderer = MapRenderer(self.level, self.app.art)
+        self.spikes = spike_strips(self.level, self.renderer.has_tile)
+        self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height)
+        p = session.player
+        self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
+        hz = session.feel.physics.hz
+        self.clock = FixedTimestep(hz=hz, max_frame_time=session.feel.physics.max_frame_time)
+        self.particles = Particles()
+        self.squash = Squash()
+        self.look = PlayerLook()
+        self.reached: set[int] = set()
+        self.record: list = []
+        self.t = 0.0  # s since the scene started (animations)
+        self.finish_t: float | None = None
+        self.iris: tuple[str, float, float, float] | None = None  # (mode, age, x, y)
+        self.msg: str | None = None
+        self.msg_age = 0.0
+        self.step_ms = 0.0
+        self._collected = set(session.collected)
+        self._was_ground = p.on_ground
+        self._fall_speed = 0.0
+
+    # -- scene hooks ----------------------------------------------------------------------------------
+    def enter(self) -> None:
+        self.app.input.clear()
+
+    def leave(self) -> None:
+        self.app.write_recording(self)
+
+    def handle_event(self, event) -> bool:
+        if self.attract:
+            return False
+        panel = self.app.tuning
+        if panel is not None and panel.handle_event(event):
+            return True
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F5:
+            self.reload()
+            return True
+        return False
+
+    # -- simulation -----------------------------------------------------------------------------------
+    def update(self, dt: float, actions: list[str]) -> None:
+        dt = min(dt, 0.1)
+        self.t += dt
+        app = self.app
+        if not self.attract and self.finish_t is None:
+            if "pause" in actions or "pad_removed" in actions:
+                from .pause import PauseScene
+                app.scenes.switch(PauseScene(app, self), fade=False)
+                return
+        panel = None if self.attract else app.tuning
+        if panel is not None:
+            new = panel.changed_feel
+            if new is not None:
+                app.set_feel(new)
+        if panel is None or not panel.paused:
+            n = self.clock.advance(dt)
+            if n:
+                t0 = time.perf_counter()
+                for _ in range(n):
+                    self.fixed_step()
+                self.step_ms = self.step_ms * 0.9 + (time.perf_counter() - t0) * 1000 / n * 0.1
+        if panel is not None:
+            panel.update(self.session.feel, self.session.world, self.session.player)
+        self.visuals(dt)
+        if self.finish_t is not None:
+            self.finish_t += dt
+            if self.finish_t > WARP_AT and self.look.visible:  # the hero steps into the portal
+                p = self.session.player
+                self.look.visible = False
+                self.particles.ring(p.x + p.w / 2, p.y + p.h / 2, n=24)
+                self.particles.sparkle(p.x + p.w / 2, p.y + p.h / 2, 16)
+            if self.finish_t >= FINISH_DELAY:
+                self.finished()
+
+    def set_feel(self, feel) -> None:
+        self.session.set_feel(feel)
+        if feel.physics.hz != self.clock.hz:
+            self.clock = FixedTimestep(hz=feel.physics.hz, max_frame_time=feel.physics.max_frame_time)
+
+    def next_buttons(self):
+        if self.replay is not None:
+            i = self.replay_i
+            self.replay_i += 1
+            return self.replay[i] if i < len(self.replay) else NO_BUTTONS
+        if self.attract:
+            return NO_BUTTONS
+        return self.app.input.step_buttons()
+
+    def fixed_step(self) -> None:
+        s = self.session
+        if s.completed:
+            return
+        if self.attract and self.replay is not None and self.replay_i >= len(self.replay) + 60:
+            self.finish_t = FINISH_DELAY  # replay over: restart it
+            return
+        buttons = self.next_buttons()
+        self.record.append(buttons)
+        vy_before = s.player.vy
+        events = s.step(buttons)
+        p = s.player
+        dt = 1.0 / self.clock.hz
+        if not s.dead:
+            self.camera.update(dt, p.x + p.w / 2, p.y + p.h / 2, p.vx, p.vy, p.on_ground)
+            if p.on_ground and abs(p.vx) > 70 and s.steps % 7 == 0:
+                self.particles.run_dust(p.x + p.w / 2, p.y + p.h, 1 if p.vx > 0 else -1)
+        for ev in events:
+            self.on_event(ev, vy_before)
+
+    def on_event(self, ev, vy_before: float) -> None:
+        s, p, fx, sfx = self.session, self.session.player, self.particles, self.sound
+        feet = (p.x + p.w / 2, p.y + p.h)
+        mid = (p.x + p.w / 2, p.y + p.h / 2)
+        kind = ev.type
+        if kind == "jump":
+            self.squash.jump()
+            fx.jump_dust(*feet)
+            sfx("jump")
+        elif kind == "land":
+            strength = min(1.0, max(0.0, vy_before) / 320)
+            if strength > 0.15:
+                self.squash.land(strength)
+                fx.land_dust(*feet, strength)
+                self.look.landed()
+                sfx("land")
+        elif kind == "coin":
+            for coin in s.level.coins:
+                if coin.id in s.collected and coin.id not in self._collected:
+                    fx.sparkle(coin.x + coin.w / 2, coin.y + coin.h / 2, 12)
+            self._collected = set(s.collected)
+            sfx("coin")
+        elif kind == "checkpoint":
+            if s.checkpoint is not None:
+                self.reached.add(s.checkpoint.id)
+                cp = s.checkpoint
+                fx.ring(cp.x + cp.w / 2, cp.y + cp.h - 10, n=16)
+            sfx("checkpoint")
+        elif kind == "death":
+            fx.burst(*mid, DEATH, 30)
+            self.camera.shake(4, 0.3)
+            self.look.died()
+            self.iris = ("close", 0.0, *mid)
+            sfx("death")
+        elif kind == "respawn":
+            self.look.visible = True
+            self.look.anim, self.look.t = "idle", 0.0
+            self.camera.snap(*mid)
+            self.squash.land(0.8)
+            self.iris = ("open", 0.0, *mid)
+            fx.ring(*mid, n=14)
+        elif kind == "goal":
+            self.squash.jump()
+            for i in range(4):
+                fx.sparkle(mid[0], mid[1] - 4 * i, 12)
+            self.finish_t = 0.0
+            sfx("goal")
+            if not self.attract and self.replay is None:  # a replay is not the player's progress
+                self.app.level_completed(self)
+
+    def sound(self, name: str) -> None:
+        if not self.attract:
+            self.app.play_sound(name)
+
+    def visuals(self, dt: float) -> None:
+        self.particles.update(dt)
+        self.squash.update(min(dt, 1 / 30))
+        self.look.update(dt, self.session.player)
+        if self.iris is not None:
+            mode, age, x, y = self.iris
+            age += dt
+            self.iris = None if mode == "open" and age >= IRIS_OPEN else (mode, age, x, y)
+        message = self.session.message
+        if message != self.msg:
+            self.msg, self.msg_age = message, 0.0
+        self.msg_age += dt
+
+    def finished(self) -> None:
+        if self.attract:
+            self.restart()
+            return
+        from .complete import CompleteScene
+        self.app.scenes.switch(CompleteScene(self.app, self), fade=True)
+        self.finish_t = None
+
+    def restart(self) -> None:
+        """Start the level over (attract mode loops this way; no reload from disk)."""
+        self.replay_i = 0
+        self._start(Session(self.level, self.app.feel))
+
+    @property
+    def seconds(self) -> float:
+        return self.session.steps / self.clock.hz
+
+    # -- developer keys -------------------------------------------------------------------------------
+    def reload(self) -> None:
+        """F5: re-read the feel file and the level file; the player keeps position and velocity."""
+        app = self.app
+        app.reload_feel()
+        try:
+            level = load_level(self.info.path, images=True)
+        except Exception as exc:  # LevelError: show it, keep playing the old one
+            app.notice(" ".join(str(exc).split()), error=True, seconds=6)
+            return
+        old = self.session.player
+        pos, vel = (old.x, old.y), (old.vx, old.vy)
+        self.level = level
+        self._start(Session(level, app.feel))
+        p = self.session.player
+        p.teleport(*pos)
+        p.vx, p.vy = vel
+        self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
+        app.notice(f"reloaded {level.name} and the feel file")
+
+    # -- drawing --------------------------------------------------------------------------------------
+    def draw(self, canvas: pygame.Surface) -> None:
+        alpha = self.clock.alpha
+        cam = self.camera.view(alpha)
+        s = self.session
+
+        def things(surf):
+            draw_level_things(surf, self.app.art, s, alpha, cam, self.t, self.reached, self.spikes)
+            if self.look.visible:
+                draw_player(surf, self.app.art, s.player, self.look, self.squash, alpha, cam)
+            self.particles.draw(surf, *cam, self.app.art.dust)
+
+        self.renderer.draw(canvas, cam[0], cam[1], self.t, things)
+        if self.iris is not None:
+            self._draw_iris(canvas, cam)
+        if self.attract:
+            return
+        app = self.app
+        if app.debug:
+            draw_debug(canvas, s, alpha, cam, fps=app.fps, step_ms=self.step_ms, t_hz=self.clock.hz)
+        draw_hud(canvas, app.art, coins=s.coins, coins_total=len(self.level.coins), seconds=self.seconds,
+                 deaths=s.deaths, t=self.t)
+        draw_banner(canvas, self.level.title or self.info.title, self.t)
+        if self.msg:
+            draw_message(canvas, self.msg, self.msg_age)
+        if self.replay is not None and self.replay_i >= len(self.replay) and not s.completed:
+            ui.draw_text(canvas, "replay over", (CANVAS_W // 2, 26), ui.DIM, align="center")
+        if app.tuning is not None:
+            app.tuning.draw(canvas, cam)
+        if app.feel_error:
+            draw_notice(canvas, app.feel_error, error=True)
+
+    def _draw_iris(self, canvas, cam) -> None:
+        mode, age, x, y = self.iris
+        if mode == "close":
+            k = max(0.0, 1.0 - age / IRIS_CLOSE)
+        else:
+            k = min(1.0, age / IRIS_OPEN)
+        r = round(k * k * 300)
+        shade = pygame.Surface(canvas.get_size(), pygame.SRCALPHA)
+        shade.fill((12, 8, 20, 255))
+        if r > 0:
+            pygame.draw.circle(shade, (0, 0, 0, 0), (round(x) - cam[0], round(y) - cam[1]), r)
+        canvas.blit(shade, (0, 0))

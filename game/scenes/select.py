@@ -1,0 +1,103 @@
+"""Level select: every level in play order, locked or not, with best time and coins."""
+
+from __future__ import annotations
+
+import pygame
+
+from .. import ui
+from ..render.canvas import CANVAS_H, CANVAS_W
+from .base import Scene
+
+__all__ = ["SelectScene"]
+
+ROW_H = 22
+VISIBLE = 7
+
+
+def _lock() -> pygame.Surface:
+    s = pygame.Surface((9, 10), pygame.SRCALPHA)
+    pygame.draw.rect(s, (150, 154, 170), (2, 0, 5, 6), 1, border_radius=2)
+    s.fill((150, 154, 170), (0, 4, 9, 6))
+    s.fill((60, 56, 80), (4, 6, 1, 2))
+    return s
+
+
+class SelectScene(Scene):
+    def __init__(self, app, current: str | None = None):
+        super().__init__(app)
+        self.levels = app.levels
+        self.index = 0
+        for i, info in enumerate(self.levels):
+            if info.name == current:
+                self.index = i
+        self.top = 0
+        self.t = 0.0
+        self.lock = _lock()
+        self.error: str | None = None
+
+    def unlocked(self, i: int) -> bool:
+        return self.app.is_unlocked(self.levels[i])
+
+    def update(self, dt: float, actions: list[str]) -> None:
+        self.t += dt
+        app = self.app
+        n = len(self.levels)
+        for action in actions:
+            if action in ("up", "down") and n:
+                self.index = (self.index + (-1 if action == "up" else 1)) % n
+                app.play_sound("menu_move")
+                self.error = None
+            elif action == "confirm" and n:
+                if self.unlocked(self.index):
+                    app.play_sound("menu_confirm")
+                    self.error = app.start_level(self.levels[self.index])
+                else:
+                    self.error = "Locked: finish the level before it first."
+            elif action in ("back", "pause"):
+                from .title import TitleScene
+                app.scenes.switch(TitleScene(app))
+                return
+        self.top = min(max(self.top, self.index - VISIBLE + 1), self.index)
+
+    def draw(self, canvas) -> None:
+        canvas.fill((26, 22, 46))
+        # a soft diagonal pattern so the screen isn't flat
+        for i in range(-CANVAS_H, CANVAS_W, 24):
+            x = i + int(self.t * 8) % 24
+            pygame.draw.line(canvas, (32, 28, 56), (x, 0), (x + CANVAS_H, CANVAS_H), 6)
+        ui.draw_text(canvas, "SELECT LEVEL", (CANVAS_W // 2, 14), ui.GOLD, align="center", scale=2)
+        if not self.levels:
+            ui.draw_text(canvas, "No levels found in levels/", (CANVAS_W // 2, 120), ui.INK, align="center")
+            return
+        x, w = 60, CANVAS_W - 120
+        y0 = 44
+        for row, i in enumerate(range(self.top, min(len(self.levels), self.top + VISIBLE))):
+            info = self.levels[i]
+            y = y0 + row * (ROW_H + 4)
+            sel = i == self.index
+            open_ = self.unlocked(i)
+            box = pygame.Surface((w, ROW_H), pygame.SRCALPHA)
+            box.fill((255, 214, 92, 50) if sel else (255, 255, 255, 14))
+            canvas.blit(box, (x, y))
+            if sel:
+                pygame.draw.rect(canvas, ui.GOLD, (x, y, w, ROW_H), 1)
+            num = f"{i + 1}"
+            ui.draw_text(canvas, num, (x + 10, y + 7), ui.GOLD if sel else ui.DIM)
+            if open_:
+                ui.draw_text(canvas, info.title, (x + 26, y + 7), ui.INK)
+                rec = self.app.progress.record(info.name)
+                done = rec.completions > 0
+                ui.draw_text(canvas, ui.format_time(rec.best_time) if done else "new",
+                             (x + w - 70, y + 7), ui.INK if done else ui.ACCENT, align="right")
+                coins = f"{rec.best_coins}/{info.coins}" if info.coins else "-"
+                coin = self.app.art.coin[0]
+                canvas.blit(coin, (x + w - 62, y + 3))
+                ui.draw_text(canvas, coins, (x + w - 44, y + 7),
+                             ui.GOLD if info.coins and rec.best_coins >= info.coins else ui.INK)
+            else:
+                canvas.blit(self.lock, (x + 26, y + 6))
+                ui.draw_text(canvas, "locked", (x + 40, y + 7), ui.DIM)
+        if self.error:
+            ui.draw_text(canvas, self.error, (CANVAS_W // 2, CANVAS_H - 34), (255, 130, 120), align="center")
+        ui.draw_text(canvas, "Enter / Space: play     Esc: back", (CANVAS_W // 2, CANVAS_H - 18), ui.DIM,
+                     align="center")

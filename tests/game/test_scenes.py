@@ -1,0 +1,268 @@
+"""The demo's scenes driven headless (dummy video and audio): title -> select -> play -> pause -> complete.
+
+Each test builds a two-level chain in a temp folder (TILEFEEL_LEVELS_DIR) and keeps progress in another
+(TILEFEEL_DATA_DIR), then runs the real App a frame or two per scene with synthetic frame times.
+"""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import json  # noqa: E402
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+from types import SimpleNamespace  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game import app as app_module  # noqa: E402
+from game.app import App, headless_replay  # noqa: E402
+from game.scenes.catalog import discover  # noqa: E402
+from game.scenes.complete import CompleteScene  # noqa: E402
+from game.scenes.pause import PauseScene  # noqa: E402
+from game.scenes.play import FINISH_DELAY, PlayScene  # noqa: E402
+from game.scenes.select import SelectScene  # noqa: E402
+from game.scenes.title import TitleScene  # noqa: E402
+
+MAPS = Path(__file__).resolve().parents[1] / "maps"
+
+ROW_EMPTY = ",".join(["0"] * 24)
+ROW_FLOOR = ",".join(["1"] * 24)
+
+
+def _level(title: str, nxt: str | None) -> str:
+    rows = [ROW_EMPTY] * 9 + [ROW_FLOOR]
+    nxt_prop = f'<property name="next" value="{nxt}"/>' if nxt else ""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="24"
+ height="10" tilewidth="16" tileheight="16" infinite="0" backgroundcolor="#336699" nextlayerid="4"
+ nextobjectid="20">
+ <properties><property name="title" value="{title}"/>{nxt_prop}</properties>
+ <tileset firstgid="1" source="test_tiles.tsx"/>
+ <layer id="1" name="ground" width="24" height="10"><data encoding="csv">
+{(","+chr(10)).join(rows)}
+</data></layer>
+ <objectgroup id="2" name="objects">
+  <object id="1" type="spawn" x="24" y="144"><point/></object>
+  <object id="2" name="c" type="coin" x="60" y="136"><point/></object>
+  <object id="3" name="sign" type="trigger" x="16" y="112" width="32" height="32">
+   <properties><property name="message" value="Hello there, jumper!"/></properties></object>
+  <object id="4" name="cp" type="checkpoint" x="100" y="112" width="16" height="32"/>
+  <object id="5" name="lift" type="platform" x="200" y="96" width="32" height="8">
+   <properties><property name="dx" type="int" value="64"/>
+    <property name="speed" type="int" value="40"/></properties></object>
+  <object id="6" name="spikes" type="hazard" x="300" y="136" width="32" height="8"/>
+  <object id="7" name="goal" type="goal" x="150" y="112" width="16" height="32"/>
+ </objectgroup>
+</map>
+"""
+
+
+@pytest.fixture
+def levels(tmp_path, monkeypatch):
+    lv = tmp_path / "levels"
+    (lv / "replays").mkdir(parents=True)
+    shutil.copy(MAPS / "test_tiles.tsx", lv)
+    shutil.copy(MAPS / "test_tiles.png", lv)
+    (lv / "01_start.tmx").write_text(_level("Start", "02_end.tmx"))
+    (lv / "02_end.tmx").write_text(_level("The End", None))
+    (lv / "replays" / "01_start.txt").write_text("# walk to the goal\n150 right\n")
+    monkeypatch.setenv("TILEFEEL_LEVELS_DIR", str(lv))
+    monkeypatch.setenv("TILEFEEL_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("TILEFEEL_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("TILEFEEL_SHOTS_DIR", str(tmp_path / "shots"))
+    return lv
+
+
+def _args(**kw):
+    base = dict(level=None, feel=None, record=None, replay=None, debug=False, fullscreen=False, scale=1)
+    base.update(kw)
+    return SimpleNamespace(**base)
+
+
+@pytest.fixture
+def app(levels):
+    a = App(_args())
+    assert a.start() is None
+    yield a
+    a.close()
+
+
+def tick(app, actions=(), dt=1 / 60, frames=1):
+    for _ in range(frames):
+        app.input.begin_frame()
+        app.input.actions = list(actions)
+        app.scenes.update(dt, list(actions))
+        app.draw()
+        actions = ()
+
+
+def settle(app):
+    """Run frames until a fade finished."""
+    for _ in range(60):
+        if not app.scenes.busy:
+            return
+        tick(app, dt=0.05)
+
+
+def key(app, k, down=True):
+    app.input.handle(pygame.event.Event(pygame.KEYDOWN if down else pygame.KEYUP, key=k, mod=0, unicode=""))
+
+
+def test_catalog_follows_next_from_01(levels):
+    assert [i.name for i in discover()] == ["01_start.tmx", "02_end.tmx"]
+    first = discover()[0]
+    assert first.title == "Start" and first.coins == 1 and first.replay is not None
+
+
+def test_title_runs_the_attract_replay_behind_the_menu(app):
+    title = app.scenes.current
+    assert isinstance(title, TitleScene)
+    assert title.attract is not None
+    tick(app, frames=5)
+    assert title.attract.session.steps > 0
+
+
+def test_title_select_play_pause_complete(app):
+    tick(app, ["down"])
+    tick(app, ["confirm"])
+    settle(app)
+    select = app.scenes.current
+    assert isinstance(select, SelectScene)
+    tick(app, ["down"])  # the second level is locked
+    tick(app, ["confirm"])
+    assert "Locked" in (select.error or "")
+    tick(app, ["up"])
+    tick(app, ["confirm"])
+    settle(app)
+    play = app.scenes.current
+    assert isinstance(play, PlayScene) and play.info.name == "01_start.tmx"
+
+    key(app, pygame.K_RIGHT)
+    tick(app, frames=10)
+    assert play.session.player.vx > 0
+    key(app, pygame.K_RIGHT, down=False)
+
+    tick(app, ["pause"])
+    pause = app.scenes.current
+    assert isinstance(pause, PauseScene)
+    steps = play.session.steps
+    tick(app, frames=3)
+    assert play.session.steps == steps  # frozen while paused
+    tick(app, ["confirm"])  # Resume
+    assert app.scenes.current is play
+
+    goal = play.level.goals[0]
+    play.session.player.teleport(goal.x + 2, goal.y + goal.h - 14)
+    tick(app, frames=3)
+    assert play.session.completed
+    tick(app, dt=0.1, frames=int(FINISH_DELAY / 0.1) + 2)
+    settle(app)
+    done = app.scenes.current
+    assert isinstance(done, CompleteScene)
+    tick(app, dt=0.2, frames=3)
+
+    saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
+    assert "02_end.tmx" in saved["unlocked"]
+    assert saved["levels"]["01_start.tmx"]["completions"] == 1
+
+    tick(app, ["confirm"])  # Next level
+    settle(app)
+    assert isinstance(app.scenes.current, PlayScene)
+    assert app.scenes.current.info.name == "02_end.tmx"
+
+
+def test_pause_menu_restart_and_level_select(app):
+    app.start_level(app.levels[0], fade=False)
+    tick(app, ["pause"])
+    tick(app, ["down"])
+    tick(app, ["confirm"])  # Restart
+    settle(app)
+    assert isinstance(app.scenes.current, PlayScene)
+    tick(app, ["pause"])
+    tick(app, ["down"])
+    tick(app, ["down"])
+    tick(app, ["confirm"])  # Level select
+    settle(app)
+    assert isinstance(app.scenes.current, SelectScene)
+
+
+def test_unplugging_a_pad_pauses(app):
+    app.start_level(app.levels[0], fade=False)
+    tick(app, ["pad_removed"])
+    assert isinstance(app.scenes.current, PauseScene)
+
+
+def test_death_and_respawn_play_their_transition(app):
+    app.start_level(app.levels[0], fade=False)
+    play = app.scenes.current
+    spikes = play.level.hazards[0]
+    play.session.player.teleport(spikes.x + 4, spikes.y - 10)
+    tick(app, frames=3)
+    assert play.session.deaths == 1 and play.iris is not None
+    tick(app, frames=30)
+    assert not play.session.dead and play.look.visible
+
+
+def test_signpost_message_and_debug_overlay_draw(app):
+    app.start_level(app.levels[0], fade=False)
+    play = app.scenes.current
+    tick(app, frames=2)
+    assert play.session.message == "Hello there, jumper!"
+    app.debug = True
+    tick(app, frames=2)
+
+
+def test_developer_keys_screenshot_and_reload(app, levels):
+    app.start_level(app.levels[0], fade=False)
+    tick(app, frames=2)
+    assert app._dev_key(pygame.K_F12)
+    assert list(Path(os.environ["TILEFEEL_SHOTS_DIR"]).glob("tilefeel-*.png"))
+    play = app.scenes.current
+    play.session.player.teleport(60, 100)
+    play.reload()
+    assert app.scenes.current.session.player.x == 60
+
+
+def test_level_error_is_one_line_and_keeps_the_menu(app, levels):
+    (levels / "01_start.tmx").write_text("<map><broken")
+    scene = app.scenes.current
+    err = app.start_level(app.levels[0])
+    assert err and "\n" not in err
+    assert app.scenes.current is scene
+
+
+def test_replay_and_record(levels, tmp_path):
+    rec = tmp_path / "rec.txt"
+    a = App(_args(replay=str(levels / "replays" / "01_start.txt"), record=str(rec)))
+    assert a.start() is None
+    play = a.scenes.current
+    assert isinstance(play, PlayScene) and play.replay is not None
+    tick(a, frames=20)
+    assert play.session.player.x > 20
+    a.close()
+    b = App(_args(level=str(levels / "01_start.tmx"), record=str(rec)))
+    assert b.start() is None
+    key(b, pygame.K_RIGHT)
+    tick(b, frames=10)
+    b.close()
+    text = rec.read_text()
+    assert "right" in text
+
+
+def test_no_display_plays_the_replay_headless(levels, monkeypatch, capsys):
+    def no_window(*a, **k):
+        raise pygame.error("x11 not available")
+    monkeypatch.setattr(app_module, "Screen", no_window)
+    assert app_module.run_app(_args()) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("no display available (x11 not available)")
+    assert any(line.startswith("completed in") for line in out)
+
+
+def test_headless_replay_without_levels_says_so(capsys):
+    from engine import FeelConfig
+    assert headless_replay([], FeelConfig()) == 0
+    assert "no level" in capsys.readouterr().out
