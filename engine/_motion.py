@@ -182,11 +182,17 @@ def _x_blocked_at_column(grid, c: int, y0: float, y1: float, moving_right: bool)
                 continue
             return True, -1
         if kind == SLOPE:
-            wall = walls[i]
-            if wall is not None:
-                bottom = (r + 1) * ts
-                if bottom - wall[1] < y1 and y0 < bottom - wall[0]:
+            bottom = (r + 1) * ts
+            if y1 > bottom + EPS:
+                # The box reaches below the slope tile: its flat bottom and sides are solid, unless a
+                # solid under it is a step continuing the slope we are walking up.
+                below = i + cols
+                if not (r + 1 < rows and k[below] == SOLID and ramps[below]):
                     return True, -1
+                continue
+            wall = walls[i]
+            if wall is not None and bottom - wall[1] < y1 and y0 < bottom - wall[0]:
+                return True, -1
     return (step_row != -1), step_row
 
 

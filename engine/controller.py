@@ -185,6 +185,12 @@ def _correct_corner(ch: Character, dy: float, limit: float, grid, platforms) -> 
             nx = ch.x + sign * shift
             if grid.solid_overlaps(nx, ch.y, ch.w, ch.h) or _overlaps_platform(nx, ch, platforms):
                 continue
+            x0 = ch.x
+            ch.x = nx
+            under_slope = _motion.slope_lift(grid, ch) > 0.0  # never nudge the feet into a slope
+            ch.x = x0
+            if under_slope:
+                continue
             if _motion.find_ceiling(grid, platforms, None, nx, ch.w, ch.y, ch.y + dy) == -_motion.INF:
                 ch.x = nx
                 return

@@ -31,7 +31,6 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from engine import ConfigError, FeelConfig, knobs
 
@@ -362,7 +361,7 @@ def default_feel_text(feel: FeelConfig | None = None) -> str:
         "#",
         "# Units: px (pixels, 16 px = one tile), s (seconds), px/s, px/s^2; y grows downward.",
         "# A file may name only some keys; the others keep their defaults. Edit while the game runs:",
-        "# saving applies within a second (F5 forces it), and F2 opens the tuning panel that writes back here.",
+        "# saving applies within a second (F5 forces it); F2 opens the tuning panel, which writes back here.",
         "# Check a file and see what it implies:  python -m game --feel FILE --explain",
         "# Each comment: unit, meaning, [sensible range]; the engine rejects values outside its hard limits.",
     ]

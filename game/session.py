@@ -1,0 +1,215 @@
+"""The game rules over one level: a player, its deaths and respawns, checkpoints, coins, signposts, goal.
+
+Used by the headless CLI and by the windowed game alike, so both play the same game. ``Session.step``
+takes one step's buttons and returns what happened as :class:`GameEvent` records; the game plays
+sounds and particles from them, the CLI writes them as JSON.
+
+Rules (one fixed step each call):
+- The player is a ``PLAYER_W`` x ``PLAYER_H`` engine Character, feet centred on the spawn point.
+- Death: touching a ``hazard``, being squished by a moving platform, or the top of the box going below
+  the map's bottom edge. The player is then removed from the world and frozen for ``DEATH_STEPS``
+  steps (inputs ignored, platforms keep moving); on the next step it reappears standing at the respawn
+  point with zero velocity (that step also ignores inputs) -- 21 steps after the death step.
+- Respawn point: the bottom-centre of the last checkpoint touched, else the spawn point. Touching a
+  checkpoint that is not the current one moves it there (a ``checkpoint`` event).
+- Coins are collected once each; a collected coin stays collected after a death.
+- Entering the goal completes the level on that step; later ``step`` calls do nothing.
+- When several things happen in one step they are handled in this order: checkpoints, coins,
+  trigger enter/exit, goal, death (so a goal reached on the step a hazard is touched wins).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from dataclasses import dataclass
+
+from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, World
+
+from .levelfile import COIN_POINT_SIZE, Area, LevelData
+
+__all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session"]
+
+PLAYER_W, PLAYER_H = 10, 14  # px, the player's collision box
+DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
+CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal")  # in Session.events and JSON
+EXTRA_EVENTS = ("jump", "land", "respawn")  # returned by step() for sound and particles only
+
+_NO_BUTTONS = Buttons()
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    step: int  # the step it happened in, numbered from 1
+    type: str  # one of CONTRACT_EVENTS or EXTRA_EVENTS
+    name: str  # the object's name ("" if none)
+
+    def as_dict(self) -> dict:
+        return {"step": self.step, "type": self.type, "name": self.name}
+
+
+class Session:
+    """One play-through of one level. Read ``player`` afresh each frame (it may be out of the world
+    while ``dead``)."""
+
+    def __init__(self, level: LevelData, feel: FeelConfig | None = None):
+        self.level = level
+        self.feel = feel or FeelConfig()
+        self.world = World(level.grid, feel=self.feel)
+        self.platforms: dict[int, Platform] = {}  # PlatformSpec id -> engine Platform
+        for spec in level.platforms:
+            path = Path(spec.points, speed=spec.speed, mode="ping-pong", wait=spec.wait)
+            self.platforms[spec.id] = self.world.add(
+                Platform(spec.x, spec.y, spec.w, spec.h, path, one_way=spec.one_way, name=spec.name,
+                         data=spec))
+        sx, sy = level.spawn
+        self.player: Character = self.world.add(
+            Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player"))
+        # Trigger order is event order within a step (see the module docstring).
+        for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
+                            ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
+            for area in areas:
+                x, y, w, h = area.x, area.y, area.w, area.h
+                if w <= 0 or h <= 0:  # a point coin: a small pickup box centred on the point
+                    x, y = x - COIN_POINT_SIZE / 2.0, y - COIN_POINT_SIZE / 2.0
+                    w = h = COIN_POINT_SIZE
+                self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area)))
+
+        self.steps = 0
+        self.deaths = 0
+        self.coins = 0
+        self.completed = False
+        self.dead = False
+        self.collected: set[int] = set()  # coin Area ids
+        self.respawn: tuple[float, float] = level.spawn
+        self.checkpoint: Area | None = None  # the checkpoint the respawn point is at
+        self.message: str | None = None  # signpost text while the player is inside a trigger with one
+        self.events: list[GameEvent] = []  # contract events so far
+        self._inside: list[Area] = []  # trigger areas the player is in, in entry order
+        self._dead_left = 0
+
+    # -- stepping --------------------------------------------------------------------------------------
+    def step(self, buttons: Buttons) -> list[GameEvent]:
+        """Advance one fixed step; returns this step's events (contract events and extras)."""
+        if self.completed:
+            return []
+        self.steps += 1
+        out: list[GameEvent] = []
+        if self.dead:
+            if self._dead_left > 0:
+                self._dead_left -= 1
+                self.world.step(_NO_BUTTONS)
+                return out
+            self._respawn(out)
+            buttons = _NO_BUTTONS
+        result = self.world.step(buttons)
+        p = self.player
+        if any(c is p for c in result.jumped):
+            out.append(self._event("jump", ""))
+        if any(c is p for c in result.landed):
+            out.append(self._event("land", ""))
+
+        goal = killer = None
+        for ev in result.triggers:
+            if ev.actor is not p:
+                continue
+            kind, area = ev.trigger.data
+            if kind == "trigger":
+                if ev.kind == "enter":
+                    self._inside.append(area)
+                    out.append(self._event("enter", area.name))
+                elif ev.kind == "exit":
+                    self._inside = [a for a in self._inside if a is not area]
+                    out.append(self._event("exit", area.name))
+            elif ev.kind == "exit":
+                continue
+            elif kind == "checkpoint":
+                if self.checkpoint is not area:
+                    self.checkpoint = area
+                    self.respawn = area.bottom_centre
+                    out.append(self._event("checkpoint", area.name))
+            elif kind == "coin":
+                if area.id not in self.collected:
+                    self.collected.add(area.id)
+                    self.coins = len(self.collected)
+                    out.append(self._event("coin", area.name))
+            elif kind == "goal":
+                goal = goal or area
+            elif kind == "hazard":
+                killer = killer or area
+        self._update_message()
+
+        if goal is not None:
+            self.completed = True
+            out.append(self._event("goal", goal.name))
+        elif killer is not None:
+            self._die(killer.name, out)
+        elif any(a is p for a in result.squished) or p.y > self.level.height:
+            self._die("", out)
+        self.events.extend(e for e in out if e.type in CONTRACT_EVENTS)
+        return out
+
+    def _event(self, kind: str, name: str) -> GameEvent:
+        return GameEvent(self.steps, kind, name or "")
+
+    def _update_message(self) -> None:
+        self.message = None
+        for area in reversed(self._inside):
+            text = area.props.get("message")
+            if text:
+                self.message = str(text)
+                break
+
+    def _die(self, name: str, out: list[GameEvent]) -> None:
+        self.deaths += 1
+        out.append(self._event("death", name))
+        for area in self._inside:  # leaving the world leaves every trigger
+            out.append(self._event("exit", area.name))
+        self._inside = []
+        self.message = None
+        p = self.player
+        p.teleport(p.x, p.y)  # frozen where it died: no velocity, no interpolation smear
+        self.world.remove(p)
+        self.dead = True
+        self._dead_left = DEATH_STEPS
+
+    def _respawn(self, out: list[GameEvent]) -> None:
+        rx, ry = self.respawn
+        p = self.player
+        p.teleport(rx - p.w / 2.0, ry - p.h)
+        self.world.add(p)
+        self.dead = False
+        out.append(self._event("respawn", self.checkpoint.name if self.checkpoint else ""))
+
+    # -- tuning and reporting --------------------------------------------------------------------------
+    def set_feel(self, feel: FeelConfig) -> None:
+        """Hot reload: keep positions, velocities and timers."""
+        self.feel = feel
+        self.world.set_feel(feel)
+
+    def state_hash(self) -> str:
+        """Digest of the engine state plus the game state (dead player, coins, respawn point...)."""
+        h = hashlib.sha256(self.world.state_hash().encode())
+        p = self.player
+        h.update(struct.pack("<6d", p.x, p.y, p.vx, p.vy, *self.respawn))
+        h.update(struct.pack("<4q3?", self.steps, self.deaths, self._dead_left,
+                             self.checkpoint.id if self.checkpoint else -1,
+                             self.completed, self.dead, p.on_ground))
+        h.update(repr(sorted(self.collected)).encode())
+        h.update(repr([a.id for a in self._inside]).encode())
+        return h.hexdigest()
+
+    def summary(self) -> dict:
+        """The JSON object of the headless contract (docs/headless.md)."""
+        p = self.player
+        return {
+            "level": self.level.name,
+            "steps": self.steps,
+            "completed": self.completed,
+            "deaths": self.deaths,
+            "coins": self.coins,
+            "player": {"x": float(p.x), "y": float(p.y), "w": float(p.w), "h": float(p.h),
+                       "vx": float(p.vx), "vy": float(p.vy), "on_ground": bool(p.on_ground)},
+            "events": [e.as_dict() for e in self.events],
+            "state_hash": self.state_hash(),
+        }

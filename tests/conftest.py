@@ -1,0 +1,13 @@
+"""Shared test setup: no window, no audio, no pygame banner; the checkout importable from anywhere."""
+
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run from anywhere: `pytest /path/to/tests`
+    sys.path.insert(0, str(ROOT))

@@ -1,0 +1,193 @@
+"""The game rules over a level: spawn, death and respawn, checkpoints, coins, signposts, goal."""
+
+from pathlib import Path
+
+import pytest
+
+from engine import Buttons, FeelConfig
+from game.inputscript import parse_script
+from game.levelfile import load_level
+from game.session import CONTRACT_EVENTS, DEATH_STEPS, PLAYER_H, PLAYER_W, Session
+
+MAPS = Path(__file__).resolve().parents[1] / "maps"
+RIGHT, LEFT, NONE = Buttons(right=True), Buttons(left=True), Buttons()
+
+
+def session(name, feel=None):
+    return Session(load_level(MAPS / name), feel or FeelConfig())
+
+
+def play(s, buttons, steps):
+    out = []
+    for _ in range(steps):
+        out.extend(s.step(buttons))
+    return out
+
+
+def first(events, kind):
+    return next(e for e in events if e.type == kind)
+
+
+def test_the_player_starts_with_its_feet_centred_on_the_spawn_point():
+    s = session("flat.tmx")
+    p = s.player
+    assert (p.w, p.h) == (PLAYER_W, PLAYER_H) == (10, 14)
+    assert (p.x + p.w / 2, p.y + p.h) == (40.0, 112.0)
+    s.step(NONE)
+    assert p.on_ground and (p.x, p.y + p.h) == (35.0, 112.0)
+    assert (s.steps, s.deaths, s.coins, s.completed, s.dead) == (1, 0, 0, False, False)
+
+
+def test_walking_through_a_signpost_reports_enter_and_exit_and_shows_its_message():
+    s = session("objects.tmx")
+    messages = []
+    events = []
+    for _ in range(40):
+        events += s.step(RIGHT)
+        messages.append(s.message)
+    enter, exit_ = first(events, "enter"), first(events, "exit")
+    assert (enter.name, exit_.name) == ("sign", "sign")
+    assert messages[enter.step - 1] == "Jump the spikes"
+    assert messages[exit_.step - 2] == "Jump the spikes" and messages[exit_.step - 1] is None
+
+
+def test_a_hazard_kills_and_the_player_reappears_standing_at_the_checkpoint_within_30_steps():
+    s = session("objects.tmx")
+    events = play(s, RIGHT, 80)
+    cp, death = first(events, "checkpoint"), first(events, "death")
+    assert (cp.name, death.name, s.deaths) == ("cp1", "spikes", 1)
+    assert s.respawn == (136.0, 112.0)
+    # replay from scratch to observe each step after the death
+    s = session("objects.tmx")
+    play(s, RIGHT, death.step)
+    frozen = (s.player.x, s.player.y)
+    for _ in range(DEATH_STEPS):
+        assert s.step(RIGHT) == [] and s.dead
+        assert (s.player.x, s.player.y) == frozen
+    back = s.step(RIGHT)  # inputs are ignored on the respawn step
+    assert [e.type for e in back][:1] == ["respawn"]
+    assert s.steps - death.step <= 30
+    p = s.player
+    assert not s.dead and p.on_ground and (p.vx, p.vy) == (0.0, 0.0)
+    assert (p.x + p.w / 2, p.y + p.h) == (136.0, 112.0)
+    assert [e.type for e in s.events].count("checkpoint") == 1  # same checkpoint again: no event
+
+
+def test_a_collected_coin_stays_collected_after_a_death():
+    s = session("objects.tmx")
+    play(s, RIGHT, 80)
+    assert (s.coins, s.deaths) == (1, 1)
+    assert s.collected == {3}
+    play(s, NONE, 25)
+    events = play(s, LEFT, 40)  # back over where coin c1 was
+    assert "coin" not in [e.type for e in events] and s.coins == 1
+
+
+def test_falling_out_of_the_map_kills_and_respawns_at_the_spawn():
+    s = session("pit.tmx")
+    events = play(s, RIGHT, 70)
+    death = first(events, "death")
+    assert death.name == ""
+    play(s, NONE, DEATH_STEPS + 1)
+    assert (s.player.x + 5, s.player.y + 14, s.player.on_ground) == (40.0, 112.0, True)
+
+
+def test_the_fall_death_happens_when_the_top_of_the_box_passes_the_bottom_edge():
+    s = session("pit.tmx")
+    ys = []
+    while not s.dead:
+        s.step(RIGHT)
+        ys.append(s.player.y)
+    assert ys[-1] > s.level.height >= ys[-2]
+
+
+def test_a_platform_crushing_the_player_against_the_floor_kills():
+    s = session("crusher.tmx")
+    events = play(s, NONE, 60)
+    death = first(events, "death")
+    assert death.name == "" and s.deaths >= 1
+
+
+def test_reaching_the_goal_completes_the_run_on_that_step():
+    s = session("goal.tmx")
+    events = play(s, RIGHT, 100)
+    goal = first(events, "goal")
+    assert goal.name == "flag" and s.completed and s.steps == goal.step
+    assert s.step(RIGHT) == [] and s.steps == goal.step  # nothing happens after the goal
+    assert s.coins == 0  # the coin past the goal was never reached
+
+
+def test_platforms_follow_their_spec():
+    s = session("platforms.tmx")
+    lift, shuttle = s.platforms[2], s.platforms[4]
+    assert lift.path.points == [(64, 160), (64, 96), (112, 96)]
+    assert (lift.path.speed, lift.path.wait, lift.path.mode, lift.one_way) == (40.0, 0.5, "ping-pong", False)
+    assert shuttle.one_way
+    play(s, NONE, 30)
+    assert lift.y == pytest.approx(160 - 40 * 0.5)
+    assert shuttle.x == pytest.approx(160 + 60 * 0.5)
+
+
+def test_extras_are_returned_by_step_but_never_recorded_as_contract_events():
+    s = session("flat.tmx")
+    returned = play(s, NONE, 5) + play(s, Buttons(jump=True), 30) + play(s, NONE, 40)
+    kinds = [e.type for e in returned]
+    assert "jump" in kinds and "land" in kinds
+    assert all(e.type in CONTRACT_EVENTS for e in s.events) and s.events == []
+
+
+def test_same_inputs_give_the_same_state_and_different_inputs_differ():
+    steps = parse_script("20 right\n15 right+jump\n30 -\n")
+    a, b = session("objects.tmx"), session("objects.tmx")
+    for buttons in steps:
+        a.step(buttons)
+        b.step(buttons)
+    assert a.summary() == b.summary()
+    b.step(NONE)
+    assert a.state_hash() != b.state_hash()
+
+
+def test_summary_has_the_contract_shape():
+    s = session("objects.tmx")
+    play(s, RIGHT, 40)
+    out = s.summary()
+    assert list(out) == ["level", "steps", "completed", "deaths", "coins", "player", "events", "state_hash"]
+    assert out["level"] == "objects.tmx" and out["steps"] == 40
+    assert set(out["player"]) == {"x", "y", "w", "h", "vx", "vy", "on_ground"}
+    assert all(isinstance(out["player"][k], float) for k in ("x", "y", "w", "h", "vx", "vy"))
+    assert out["events"][0] == {"step": 11, "type": "enter", "name": "sign"}
+
+
+def test_set_feel_keeps_position_and_velocity():
+    s = session("flat.tmx")
+    play(s, RIGHT, 10)
+    before = (s.player.x, s.player.y, s.player.vx, s.player.vy)
+    s.set_feel(FeelConfig.from_dict({"run": {"max_speed": 300}}))
+    assert (s.player.x, s.player.y, s.player.vx, s.player.vy) == before
+    assert s.world.feel.run.max_speed == 300 and s.feel.run.max_speed == 300
+
+
+def test_walking_over_slopes_stays_grounded_without_snagging():
+    s = session("slopes.tmx")
+    grounds = []
+    for _ in range(100):
+        s.step(RIGHT)
+        p = s.player
+        assert p.on_ground, s.steps
+        grounds.append(p.ground.kind)
+        if s.steps >= 10 and p.x < 280:
+            assert p.vx == 150.0, s.steps  # full speed over every seam, up and down
+        if p.ground.kind == "slope":
+            col, row = int((p.x + p.w / 2) // 16), int((p.y + p.h - 1e-6) // 16)
+            assert p.y + p.h == pytest.approx(s.level.grid.surface_y(col, row, p.x + p.w / 2))
+    assert grounds.count("slope") >= 15
+
+
+def test_the_player_rides_a_platform_along_its_path():
+    s = session("platforms.tmx")
+    for buttons in parse_script("8 right\n20 right+jump\n153 -\n"):
+        s.step(buttons)
+    lift, p = s.platforms[2], s.player
+    assert p.on_ground and p.ground.kind == "platform" and p.ground.platform is lift
+    assert (lift.x, lift.y) == (112.0, 96.0)  # the end of its polyline path
+    assert p.y + p.h == lift.y

@@ -1,0 +1,44 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" tiledversion="1.10.2" name="lost_art" tilewidth="16" tileheight="16" tilecount="8" columns="4">
+ <image source="no_such_image.png" width="64" height="32"/>
+ <tile id="0">
+  <properties>
+   <property name="collision" value="solid"/>
+  </properties>
+ </tile>
+ <tile id="1">
+  <properties>
+   <property name="collision" value="one_way"/>
+  </properties>
+ </tile>
+ <tile id="2">
+  <properties>
+   <property name="collision" value="slope"/>
+   <property name="slope_left" type="int" value="0"/>
+   <property name="slope_right" type="int" value="16"/>
+  </properties>
+ </tile>
+ <tile id="3">
+  <properties>
+   <property name="collision" value="slope"/>
+   <property name="slope_left" type="int" value="16"/>
+   <property name="slope_right" type="int" value="0"/>
+  </properties>
+ </tile>
+ <tile id="4">
+  <properties>
+   <property name="collision" value="slope"/>
+   <property name="slope_left" type="int" value="0"/>
+   <property name="slope_right" type="int" value="8"/>
+  </properties>
+ </tile>
+ <tile id="5">
+  <properties>
+   <property name="collision" value="slope"/>
+   <property name="slope_left" type="int" value="8"/>
+   <property name="slope_right" type="int" value="16"/>
+  </properties>
+ </tile>
+ <tile id="7" type="coin">
+ </tile>
+</tileset>
