@@ -264,13 +264,23 @@ class World:
             h.update(bytes(1 if id(a) in inside else 0 for a in self.actors))
         return h.hexdigest()
 
-    def clone(self) -> World:
-        """An independent copy sharing the immutable grid and the triggers' ``data`` (for previews)."""
+    def clone(self, triggers: bool = True) -> World:
+        """An independent copy sharing the immutable grid and the bodies' ``data`` (for previews).
+
+        ``triggers=False`` leaves the sensors out: cheaper, and they never move anything.
+        """
         memo = {id(self.grid): self.grid}
         for t in self.triggers:
             memo[id(t.data)] = t.data
         for p in self.platforms:
             memo[id(p.data)] = p.data
+        if not triggers:
+            saved, inside = self.triggers, self._inside
+            self.triggers, self._inside = [], {}
+            try:
+                return copy.deepcopy(self, memo)
+            finally:
+                self.triggers, self._inside = saved, inside
         new = copy.deepcopy(self, memo)
         # trigger membership is keyed by id(); rebuild it for the copied objects
         new._inside = {}

@@ -74,7 +74,7 @@ def predict_arcs(world, player, feel: FeelConfig | None = None, steps: int = 120
     if direction is None:
         moving = abs(player.vx) > 1.0
         direction = (1 if player.vx > 0 else -1) if moving else int(getattr(player, "facing", 1))
-    sim = _clone_without_triggers(world)
+    sim = world.clone(triggers=False)
     me = _counterpart(world, sim, player)
     if feel is not None:
         sim.set_feel(feel)
@@ -106,19 +106,6 @@ def predict_arcs(world, player, feel: FeelConfig | None = None, steps: int = 120
 def jump_buttons(step: int, direction: int, tap: bool) -> Buttons:
     """The buttons of step ``step`` (0-based) of a predicted jump (tests replay these on the real world)."""
     return Buttons(left=direction < 0, right=direction > 0, jump=(step == 0) or not tap)
-
-
-def _clone_without_triggers(world):
-    """``world.clone()`` without copying the triggers (the costly part of a clone on a big level)."""
-    triggers = getattr(world, "triggers", None)
-    if not triggers:
-        return world.clone()
-    world.triggers = []
-    try:
-        sim = world.clone()
-    finally:
-        world.triggers = triggers
-    return sim
 
 
 def _counterpart(world, clone, player):

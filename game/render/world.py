@@ -22,11 +22,18 @@ def platforms_of(world) -> list:
 class PlayerLook:
     """Which animation the player shows and for how long; fed once per frame."""
 
+    STEP_MAX = 12.0  # px: a larger vertical jump is a teleport (respawn), not a step
+    STEP_DECAY = 22.0  # 1/s: how fast the sprite catches up with the box after a step
+
     def __init__(self):
         self.anim = "idle"
         self.t = 0.0
         self.land_t = 0.0
         self.visible = True
+        # Step smoothing: where a slope meets a flat block the engine lifts the box onto the block in
+        # one step (it never overlaps solids); the sprite eases over that pop instead of jumping.
+        self.step_offset = 0.0
+        self._last = None  # (x, y, on_ground) seen last frame
 
     def landed(self) -> None:
         self.land_t = 0.12
@@ -34,7 +41,22 @@ class PlayerLook:
     def died(self) -> None:
         self.anim, self.t = "death", 0.0
 
+    def _smooth_steps(self, dt: float, player) -> None:
+        last = self._last
+        self._last = (player.x, player.y, player.on_ground)
+        if last is not None and last[2] and player.on_ground:
+            dy, dx = player.y - last[1], abs(player.x - last[0])
+            excess = abs(dy) - dx  # more than a 45° slope explains
+            if 0.5 < excess and abs(dy) <= self.STEP_MAX:
+                self.step_offset -= math.copysign(excess, dy)
+        elif last is not None and not player.on_ground:
+            self.step_offset = 0.0
+        self.step_offset *= math.exp(-dt * self.STEP_DECAY)
+        if abs(self.step_offset) < 0.05:
+            self.step_offset = 0.0
+
     def update(self, dt: float, player) -> None:
+        self._smooth_steps(dt, player)
         if self.anim == "death":
             self.t += dt
             self.visible = self.t < DEATH_ANIM
@@ -55,6 +77,7 @@ def draw_player(surf, art, player, look: PlayerLook, squash, alpha: float, cam) 
     if not look.visible:
         return
     x, y = player.interpolated(alpha)
+    y += look.step_offset
     frame = art.player_frame(look.anim, look.t)
     if getattr(player, "facing", 1) < 0:
         frame = art.flipped(frame)

@@ -200,3 +200,28 @@ def test_player_is_drawn_at_the_interpolated_position(display):
         boxes.append(surf.get_bounding_rect())
     assert boxes[1].x - boxes[0].x == 5 and boxes[2].x - boxes[0].x == 10
     assert boxes[0].bottom == 64  # feet on the box's bottom edge
+
+
+def test_player_sprite_eases_over_a_step_pop_but_follows_slopes_exactly():
+    from types import SimpleNamespace
+
+    from game.render.world import PlayerLook
+
+    look = PlayerLook()
+    p = SimpleNamespace(x=0.0, y=100.0, vx=150.0, vy=0.0, on_ground=True)
+    look.update(1 / 60, p)
+    for _ in range(5):  # walking down a 45° slope: no smoothing, the sprite is exactly on the box
+        p.x += 2.5
+        p.y += 2.5
+        look.update(1 / 60, p)
+        assert look.step_offset == 0.0
+    p.x += 2.5
+    p.y -= 6.5  # the pop onto a block at a ramp's top: 4 px more than the slope explains
+    look.update(1 / 60, p)
+    assert 0 < look.step_offset < 4.0  # drawn a little lower, easing up
+    for _ in range(20):
+        look.update(1 / 60, p)
+    assert look.step_offset == 0.0
+    p.y -= 200  # a respawn is not smoothed
+    look.update(1 / 60, p)
+    assert look.step_offset == 0.0
