@@ -27,6 +27,8 @@ __all__ = [
     "COLLISION_VALUES", "OBJECT_CLASSES", "COIN_POINT_SIZE",
 ]
 
+PLATFORM_SPEED = 40.0  # px/s, a platform's speed when the map leaves it out (the class default)
+
 COLLISION_VALUES = ("solid", "one_way", "slope")
 OBJECT_CLASSES = ("spawn", "goal", "checkpoint", "hazard", "coin", "trigger", "platform")
 #: properties each class understands; a property *close to* one of these names is reported as a typo
@@ -624,7 +626,9 @@ class _Loader:
     def platform(self, obj: _Object, by_id: dict[int, _Object]) -> PlatformSpec:
         self.check_rect(obj)
         where = obj.where
-        speed = self.get(obj.props, "speed", ("float", "int"), where, meaning=" (px/s)")
+        # Tiled leaves out a property still at its class default, so the project's defaults apply here.
+        speed = self.get(obj.props, "speed", ("float", "int"), where, default=PLATFORM_SPEED,
+                         meaning=" (px/s)")
         if speed <= 0:
             raise self.error(where, f"speed = {speed:g} px/s must be above 0")
         wait = self.get(obj.props, "wait", ("float", "int"), where, default=0.0, meaning=" (s)")

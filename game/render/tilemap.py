@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pathlib import Path
+
 import pygame
 import pytmx
 
@@ -129,7 +131,7 @@ class MapRenderer:
                 self._find_animated(tl)
                 self.layers.append(tl)
             elif isinstance(layer, pytmx.TiledImageLayer):
-                img = layer.image
+                img = self._layer_image(layer)
                 if isinstance(img, pygame.Surface):
                     has_image = True
                     self.layers.append(_ImageLayer(img, px, py, ox, oy,
@@ -152,6 +154,20 @@ class MapRenderer:
         if not placed:
             self.layers.append(_Entities())
         self.backdrop = not has_image
+
+    def _layer_image(self, layer):
+        """The image layer's picture, read from its file: pytmx 3.32 can hand back a tile instead when
+        the layer's image id collides with a tile's gid."""
+        source = getattr(layer, "source", None)
+        filename = getattr(self.tmx, "filename", None)
+        if source and filename:
+            path = Path(filename).parent / source
+            try:
+                img = pygame.image.load(str(path))
+                return img.convert_alpha() if pygame.display.get_surface() is not None else img
+            except (pygame.error, FileNotFoundError, OSError):
+                pass
+        return layer.image
 
     def _find_animated(self, tl: _TileLayer) -> None:
         anim_gids = {}

@@ -153,7 +153,7 @@ def test_images_load_with_a_display():
     ("two_spawns.tmx", ["object 7 'again' (spawn)", "exactly one"]),
     ("object_property_type.tmx", ["object 5 'lift' (platform)", "'speed'", "float property", "'fast'"]),
     ("bad_bool.tmx", ["object 5 'lift' (platform)", "'one_way'", "'maybe'"]),
-    ("no_speed.tmx", ["object 5 'lift' (platform)", "'speed'"]),
+    ("zero_speed.tmx", ["object 5 'lift' (platform)", "speed = 0 px/s must be above 0"]),
     ("platform_nowhere.tmx", ["object 5 'stuck' (platform)", "path", "dx"]),
     ("path_not_polyline.tmx", ["object 5 'lift' (platform)", "object 6 'route'", "not a polyline"]),
     ("path_missing.tmx", ["object 5 'lift' (platform)", "object 99", "does not exist"]),
@@ -200,3 +200,10 @@ def test_a_collision_layer_must_not_be_offset():
     message = r"layer 'ground': is offset by \(3, 0\) px but holds collision tiles"
     with pytest.raises(LevelError, match=message):
         load_level(path)
+
+
+def test_a_platform_without_speed_moves_at_the_class_default():
+    from game.levelfile import PLATFORM_SPEED
+
+    level = load_level(MAPS / "no_speed.tmx")
+    assert [p.speed for p in level.platforms] == [PLATFORM_SPEED] == [40.0]

@@ -1,0 +1,141 @@
+"""The shipped levels (levels/*.tmx): they load, have what a level needs, chain together, open cleanly in
+Tiled (project classes and property types match), and each one's replay (levels/replays/) completes it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from game.inputscript import parse_script
+from game.levelfile import OBJECT_CLASSES, load_level
+from game.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+LEVELS = ROOT / "levels"
+FILES = sorted(LEVELS.glob("*.tmx"))
+PROJECT = LEVELS / "platformer.tiled-project"
+
+
+def replay_of(path: Path) -> Path:
+    return LEVELS / "replays" / f"{path.stem}.txt"
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    return {p.name: load_level(p) for p in FILES}
+
+
+def test_there_are_at_least_five_levels_in_play_order():
+    assert len(FILES) >= 5
+    assert all(p.name[:2].isdigit() for p in FILES), [p.name for p in FILES]
+    assert FILES[0].name.startswith("01")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_level_has_what_a_level_needs(path, loaded):
+    lv = loaded[path.name]
+    assert lv.title and lv.title != path.stem, "set the map property 'title'"
+    assert lv.goals, "needs a goal"
+    assert lv.checkpoints, "needs at least one checkpoint"
+    assert 10 <= len(lv.coins) <= 40
+    signs = [t for t in lv.triggers if t.props.get("message")]
+    assert signs, "needs signposts (trigger objects with a 'message')"
+    # several screens (the canvas is 30x17 tiles)
+    assert lv.cols >= 60 or lv.rows >= 34
+    # spawn inside the map, above ground
+    sx, sy = lv.spawn
+    assert 0 <= sx < lv.width and 0 < sy <= lv.height
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_level_has_parallax_backgrounds_and_decoration_layers(path):
+    root = ET.parse(path).getroot()
+    assert root.get("backgroundcolor")
+    images = root.findall("imagelayer")
+    assert any(float(il.get("parallaxx", "1")) < 1 for il in images), "needs a parallax image layer"
+    for il in images:
+        src = il.find("image").get("source")
+        assert (path.parent / src).is_file(), src
+    tile_layers = [layer.get("name") for layer in root.iter("layer")]
+    assert len(tile_layers) >= 3, tile_layers  # background, terrain, foreground
+
+
+def test_next_chain_visits_every_level(loaded):
+    names = [p.name for p in FILES]
+    seen = []
+    name = names[0]
+    while name:
+        assert name in loaded, f"'next' points to {name}, which is not in levels/"
+        assert name not in seen, f"'next' loops back to {name}"
+        seen.append(name)
+        name = loaded[name].next
+    assert seen == names, "the next chain should visit every level in file-name order"
+
+
+def _project_types() -> dict[str, dict[str, str]]:
+    data = json.loads(PROJECT.read_text())
+    out = {}
+    for t in data["propertyTypes"]:
+        assert t["type"] == "class" and "object" in t["useAs"], t["name"]
+        out[t["name"]] = {m["name"]: m["type"] for m in t["members"]}
+    return out
+
+
+def test_tiled_project_defines_every_object_class():
+    types = _project_types()
+    assert set(OBJECT_CLASSES) <= set(types)
+    assert types["trigger"] == {"message": "string"}
+    assert types["platform"]["path"] == "object"
+    assert types["platform"]["one_way"] == "bool"
+    assert types["platform"]["speed"] == "float"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_objects_match_the_project_classes(path):
+    """What Tiled would warn about: unknown classes, property types that differ from the class's member,
+    object references to missing objects."""
+    types = _project_types()
+    root = ET.parse(path).getroot()
+    ids = {int(o.get("id")) for o in root.iter("object")}
+    for obj in root.iter("object"):
+        cls = obj.get("type") or obj.get("class") or ""
+        if not cls:
+            continue
+        assert cls in types, f"object {obj.get('id')}: class {cls!r} is not in the project"
+        for prop in obj.findall("properties/property"):
+            name, ptype = prop.get("name"), prop.get("type", "string")
+            assert name in types[cls], f"object {obj.get('id')}: {cls} has no member {name!r}"
+            assert ptype == types[cls][name], f"object {obj.get('id')}: {name} is {ptype}, class says " \
+                                              f"{types[cls][name]}"
+            if ptype == "object":
+                assert int(prop.get("value")) in ids
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_replay_completes_the_level(path, loaded):
+    replay = replay_of(path)
+    assert replay.is_file(), f"no replay {replay}; make one with tools/find_replay.py"
+    steps = parse_script(replay.read_text(), str(replay))
+    session = Session(loaded[path.name])
+    for buttons in steps:
+        session.step(buttons)
+        if session.completed:
+            break
+    assert session.completed, f"{replay.name} ends at {session.player.x:.0f},{session.player.y:.0f}"
+    assert session.coins >= len(loaded[path.name].coins) // 2  # attract mode: it plays for coins too
+
+
+def test_cli_plays_the_first_level_replay():
+    level = FILES[0]
+    proc = subprocess.run(
+        [sys.executable, "-m", "game", "--headless", "--level", str(level), "--inputs", str(replay_of(level))],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["completed"] is True
+    assert result["level"] == level.name
