@@ -142,14 +142,30 @@ class Character(Actor):
 
 
 class Trigger:
-    """An axis-aligned sensor: reports enter / stay / exit, never pushes."""
+    """An axis-aligned sensor: reports enter / stay / exit, never pushes.
 
-    __slots__ = ("data", "h", "name", "w", "x", "y")
+    Moving or resizing a trigger (setting x, y, w or h) is seen by every world it is in.
+    """
+
+    __slots__ = ("_box", "data", "name")
+    moves = 0  # bumped whenever any trigger's box changes: worlds then rebuild their sensor index
 
     def __init__(self, x: float, y: float, w: float, h: float, name: str = "", data: Any = None):
-        self.x, self.y, self.w, self.h = float(x), float(y), float(w), float(h)
+        self._box = (float(x), float(y), float(w), float(h))
         self.name = name
         self.data = data
+        Trigger.moves += 1
+
+    def _replace(self, i: int, value: float) -> None:
+        box = list(self._box)
+        box[i] = float(value)
+        self._box = tuple(box)
+        Trigger.moves += 1
+
+    x = property(lambda self: self._box[0], lambda self, v: self._replace(0, v))
+    y = property(lambda self: self._box[1], lambda self, v: self._replace(1, v))
+    w = property(lambda self: self._box[2], lambda self, v: self._replace(2, v))
+    h = property(lambda self: self._box[3], lambda self, v: self._replace(3, v))
 
     @property
     def rect(self) -> Rect:

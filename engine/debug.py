@@ -53,7 +53,7 @@ def debug_draw(world, draw: DebugDraw, view: tuple[float, float, float, float] |
                 draw.polygon([(c * ts, bottom), (c * ts, bottom - grid._sl[i]),
                               ((c + 1) * ts, bottom - grid._sr[i]), ((c + 1) * ts, bottom)], "slope")
     for t in world.triggers:
-        active = any(id(a) in world._inside[id(t)] for a in world.actors)
+        active = bool(world.inside(t))
         draw.box(t.x, t.y, t.w, t.h, "trigger_active" if active else "trigger")
     for p in world.platforms:
         draw.box(p.x, p.y, p.w, p.h, "platform_one_way" if p.one_way else "platform")

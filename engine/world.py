@@ -50,7 +50,10 @@ class World:
         self.actors: list[Actor] = []
         self.platforms: list[Platform] = []
         self.triggers: list[Trigger] = []
-        self._inside: dict[int, set[int]] = {}  # id(trigger) -> {id(actor)} currently inside
+        self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
+        self._sensor_cells: dict[tuple[int, int], list[Trigger]] = {}  # broadphase: cell -> triggers
+        self._sensor_order: dict[Trigger, int] = {}
+        self._sensor_moves = -1  # Trigger.moves when the index was built
         self.steps = 0
 
     # -- membership ------------------------------------------------------------------------------------
@@ -62,7 +65,7 @@ class World:
             bucket = self.platforms
         elif isinstance(obj, Trigger):
             bucket = self.triggers
-            self._inside[id(obj)] = set()
+            self._sensor_moves = -1
         else:
             raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform "
                             f"or Trigger")
@@ -77,10 +80,10 @@ class World:
                 if o is obj:
                     del bucket[i]
                     if isinstance(obj, Trigger):
-                        del self._inside[id(obj)]
+                        self._inside = {pair for pair in self._inside if pair[0] is not obj}
+                        self._sensor_moves = -1
                     elif isinstance(obj, Actor):
-                        for inside in self._inside.values():
-                            inside.discard(id(obj))
+                        self._inside = {pair for pair in self._inside if pair[1] is not obj}
                         if obj.ground is not None and obj.ground.platform is not None:
                             obj.ground = None
                     elif isinstance(obj, Platform):
@@ -132,22 +135,58 @@ class World:
             else:
                 self._move_plain(a, d)
 
-        events: list[TriggerEvent] = []
-        for t in self.triggers:
-            inside = self._inside[id(t)]
-            for a in self.actors:
-                now = overlaps(a.x, a.y, a.w, a.h, t.x, t.y, t.w, t.h)
-                was = id(a) in inside
-                if now:
-                    if was:
-                        events.append(TriggerEvent("stay", t, a))
-                    else:
-                        inside.add(id(a))
-                        events.append(TriggerEvent("enter", t, a))
-                elif was:
-                    inside.discard(id(a))
-                    events.append(TriggerEvent("exit", t, a))
+        events = self._sense() if self.triggers else []
         return StepResult(self.steps, events, squished, jumped, landed, dropped)
+
+    # -- triggers --------------------------------------------------------------------------------------
+    _CELL = 64  # px, side of a broadphase cell for triggers
+
+    def _index_sensors(self) -> None:
+        cell = self._CELL
+        cells: dict[tuple[int, int], list[Trigger]] = {}
+        for t in self.triggers:
+            for key in self._cells_of(t.x, t.y, t.w, t.h, cell):
+                cells.setdefault(key, []).append(t)
+        self._sensor_cells = cells
+        self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
+        self._sensor_moves = Trigger.moves
+
+    @staticmethod
+    def _cells_of(x: float, y: float, w: float, h: float, cell: int):
+        x0, y0 = int(x // cell), int(y // cell)
+        x1, y1 = int((x + w) // cell), int((y + h) // cell)
+        return [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)]
+
+    def _sense(self) -> list[TriggerEvent]:
+        """Enter / stay / exit for every (trigger, actor) pair, ordered by trigger then actor."""
+        if self._sensor_moves != Trigger.moves:
+            self._index_sensors()
+        cells, cell = self._sensor_cells, self._CELL
+        now: set[tuple[Trigger, Actor]] = set()
+        for a in self.actors:
+            ax, ay, aw, ah = a.x, a.y, a.w, a.h
+            for key in self._cells_of(ax, ay, aw, ah, cell):
+                for t in cells.get(key, ()):
+                    if overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
+                        now.add((t, a))
+        before = self._inside
+        self._inside = now
+        if not now and not before:
+            return []
+        order = self._sensor_order
+        actor_order = {a: i for i, a in enumerate(self.actors)}
+        pairs = sorted(now | before, key=lambda p: (order[p[0]], actor_order.get(p[1], -1)))
+        events = []
+        for pair in pairs:
+            if pair in now:
+                events.append(TriggerEvent("stay" if pair in before else "enter", pair[0], pair[1]))
+            else:
+                events.append(TriggerEvent("exit", pair[0], pair[1]))
+        return events
+
+    def inside(self, trigger: Trigger) -> list[Actor]:
+        """The actors overlapping ``trigger`` after the last step, in the order added."""
+        return [a for a in self.actors if (trigger, a) in self._inside]
 
     def _move_plain(self, a: Actor, d) -> None:
         """A simple actor: gravity, then Y and X passes, no controller."""
@@ -260,8 +299,7 @@ class World:
         for p in self.platforms:
             h.update(pack("<7d", *p.state()))
         for t in self.triggers:
-            inside = self._inside[id(t)]
-            h.update(bytes(1 if id(a) in inside else 0 for a in self.actors))
+            h.update(bytes(1 if (t, a) in self._inside else 0 for a in self.actors))
         return h.hexdigest()
 
     def clone(self, triggers: bool = True) -> World:
@@ -275,17 +313,11 @@ class World:
         for p in self.platforms:
             memo[id(p.data)] = p.data
         if not triggers:
-            saved, inside = self.triggers, self._inside
-            self.triggers, self._inside = [], {}
+            saved = self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves
+            self.triggers, self._inside, self._sensor_cells, self._sensor_order = [], set(), {}, {}
             try:
                 return copy.deepcopy(self, memo)
             finally:
-                self.triggers, self._inside = saved, inside
-        new = copy.deepcopy(self, memo)
-        # trigger membership is keyed by id(); rebuild it for the copied objects
-        new._inside = {}
-        for t_old, t_new in zip(self.triggers, new.triggers):
-            inside = self._inside[id(t_old)]
-            new._inside[id(t_new)] = {id(a_new) for a_old, a_new in zip(self.actors, new.actors)
-                                      if id(a_old) in inside}
-        return new
+                (self.triggers, self._inside, self._sensor_cells, self._sensor_order,
+                 self._sensor_moves) = saved
+        return copy.deepcopy(self, memo)

@@ -217,3 +217,28 @@ def test_triggers_count_events_per_actor(n):
     r = w.step()
     assert [e.actor for e in r.triggers] == actors
     assert kinds(r.triggers) == ["enter"] * n
+
+
+def test_moving_a_trigger_is_seen_by_the_world():
+    from engine import Buttons, Character, TileGrid, Trigger, World
+
+    world = World(TileGrid.from_ascii("." * 40 + "\n" + "#" * 40))
+    hero = world.add(Character(8, 2))
+    gate = world.add(Trigger(300, 0, 16, 16, name="gate"))
+    world.step(Buttons())
+    assert world.inside(gate) == []
+    gate.x = hero.x  # moved onto the hero: the broadphase index must follow
+    events = world.step(Buttons()).triggers
+    assert [(e.kind, e.trigger.name) for e in events] == [("enter", "gate")]
+    assert world.inside(gate) == [hero]
+
+
+def test_many_triggers_far_away_produce_no_events():
+    from engine import Buttons, Character, TileGrid, Trigger, World
+
+    world = World(TileGrid.from_ascii("." * 400 + "\n" + "#" * 400))
+    world.add(Character(8, 2))
+    for i in range(300):
+        world.add(Trigger(200 + i * 20, 0, 8, 8, name=f"t{i}"))
+    for _ in range(10):
+        assert world.step(Buttons()).triggers == []
