@@ -184,16 +184,34 @@ def _x_blocked_at_column(grid, c: int, y0: float, y1: float, moving_right: bool)
         if kind == SLOPE:
             bottom = (r + 1) * ts
             if y1 > bottom + EPS:
-                # The box reaches below the slope tile: its flat bottom and sides are solid, unless a
-                # solid under it is a step continuing the slope we are walking up.
-                below = i + cols
-                if not (r + 1 < rows and k[below] == SOLID and ramps[below]):
+                # The box reaches below the slope tile: its flat bottom and sides are solid, unless it
+                # continues the slope we are walking up (a filled ramp or a bare diagonal of slopes).
+                if not _continues_ramp(grid, i, r, c, moving_right):
                     return True, -1
                 continue
             wall = walls[i]
             if wall is not None and bottom - wall[1] < y1 and y0 < bottom - wall[0]:
                 return True, -1
     return (step_row != -1), step_row
+
+
+def _continues_ramp(grid, i: int, r: int, c: int, moving_right: bool) -> bool:
+    """Is slope tile ``i`` (row r, col c) the next tile of a ramp climbed from the row below?
+
+    Either the solid under it is a step continuing a slope (a filled ramp), or it starts at its bottom on
+    the side we enter and the slope diagonally below-behind ends at its top there (a bare diagonal).
+    """
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
+    if r + 1 >= grid.rows:
+        return False
+    below = i + cols
+    if k[below] == SOLID and (grid._ramp_l if moving_right else grid._ramp_r)[below]:
+        return True
+    if k[below] in (SOLID, SLOPE):  # something under it that the actor would walk on instead
+        return False
+    if moving_right:
+        return c > 0 and grid._sl[i] == 0.0 and k[below - 1] == SLOPE and grid._sr[below - 1] >= ts
+    return c < cols - 1 and grid._sr[i] == 0.0 and k[below + 1] == SLOPE and grid._sl[below + 1] >= ts
 
 
 def move_x(grid, platforms, a, dx: float, can_step: bool, skip=None):
@@ -272,8 +290,16 @@ def slope_lift(grid, a) -> float:
     if not (0 <= cc < cols and 0 <= r < grid.rows):
         return 0.0
     i = r * cols + cc
-    if grid._k[i] != SLOPE:
-        return 0.0
+    kind = grid._k[i]
+    if kind != SLOPE:
+        # Climbing a bare diagonal of slopes, the centre can cross into a column whose slope starts
+        # in the row above the feet: that surface counts too.
+        if kind == SOLID or r == 0:
+            return 0.0
+        r -= 1
+        i -= cols
+        if grid._k[i] != SLOPE:
+            return 0.0
     surface = (r + 1) * ts - _slope_height(grid, i, cx - cc * ts)
     return feet - surface if feet > surface else 0.0
 

@@ -131,9 +131,9 @@ class Character(Actor):
         self.buffer_left = 0  # steps a buffered press stays alive
 
     def reset(self) -> None:
-        """Clear velocity and timers (for respawning); keeps position."""
+        """Clear velocity and timers (for respawning); keeps position, and ``held`` (input memory: a jump
+        still held from before is not a new press)."""
         self.vx = self.vy = 0.0
-        self.held = NO_BUTTONS
         self.reset_timers()
 
     def teleport(self, x: float, y: float) -> None:

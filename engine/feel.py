@@ -189,10 +189,8 @@ def _check(dotted: str, f, value: Any) -> float:
         kind = "a whole number" if want_int else "a number"
         raise ConfigError(dotted, f"expected {kind} ({meta['unit']}), got {_describe(value)}")
     if want_int and not isinstance(value, int):
-        if float(value).is_integer():
-            value = int(value)
-        else:
-            raise ConfigError(dotted, f"expected a whole number ({meta['unit']}), got {value!r}")
+        hint = f"; write {int(value)}" if math.isfinite(value) and float(value).is_integer() else ""
+        raise ConfigError(dotted, f"expected a whole number ({meta['unit']}), got {value!r}{hint}")
     if not math.isfinite(value) or not (meta["min"] <= value <= meta["max"]):
         raise ConfigError(dotted, f"{value!r} is out of range; allowed {meta['min']}..{meta['max']} "
                                   f"{meta['unit']}")

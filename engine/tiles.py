@@ -55,9 +55,17 @@ class TileGrid:
         if isinstance(tile_size, bool) or not isinstance(tile_size, (int, np.integer)) or tile_size <= 0:
             raise GridError(f"tile_size must be a positive whole number of px, got {tile_size!r}")
         try:
-            k = np.array(kinds, dtype=np.int64)
+            raw = np.asarray(kinds)
+            k = raw.astype(np.int64)
         except (TypeError, ValueError):
             raise GridError("kinds must be a 2-D array of tile kinds (rows x cols) of whole numbers") from None
+        if raw.dtype.kind not in "iub":
+            fractional = np.argwhere(~np.isfinite(raw.astype(np.float64)) | (raw != k)) \
+                if raw.dtype.kind == "f" else np.argwhere(np.ones(raw.shape, bool))
+            if len(fractional):
+                r, c = (int(v) for v in fractional[0])
+                raise GridError(f"tile at row {r}, col {c} has kind {raw[r, c].item()!r}, not a whole number; "
+                                f"use 0 empty, 1 solid, 2 one-way or 3 slope")
         if k.ndim != 2 or k.shape[0] == 0 or k.shape[1] == 0:
             raise GridError(f"kinds must be a non-empty 2-D array (rows x cols), got shape {k.shape}")
         bad = np.argwhere((k < 0) | (k > SLOPE))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import math
 import struct
 from collections.abc import Mapping
 from typing import NamedTuple
@@ -138,6 +139,45 @@ class World:
         events = self._sense() if self.triggers else []
         return StepResult(self.steps, events, squished, jumped, landed, dropped)
 
+    def settle(self, actor: Actor, reach: float | None = None) -> bool:
+        """Stand ``actor`` on the ground near where it is: lift it out of any solid tile or solid platform
+        it overlaps and onto a slope it is below, then drop it onto the ground at most ``reach`` px
+        (default: two tiles) below. For spawning and respawning. Returns True when it stands.
+        """
+        grid, platforms = self.grid, self.platforms
+        ts = grid.tile_size
+        reach = 2.0 * ts if reach is None else float(reach)
+        x0, y0 = actor.x, actor.y
+        lifted = 0.0
+        while self._overlaps_solid(actor):
+            feet = actor.y + actor.h
+            top = math.floor((feet - _motion.EPS) / ts) * ts  # the tile edge at or above the feet
+            for p in platforms:
+                if not p.one_way and overlaps(actor.x, actor.y, actor.w, actor.h, p.x, p.y, p.w, p.h):
+                    top = min(top, p.y)
+            lifted += feet - top
+            if lifted > reach:
+                actor.x, actor.y = x0, y0
+                return False
+            actor.y = place_before(top, actor.h)
+        actor.y -= _motion.slope_lift(grid, actor)
+        feet = actor.y + actor.h
+        sup = _motion.find_support(grid, platforms, None, actor.x, actor.w, feet, feet + reach, False)
+        if sup is None:
+            return False
+        actor.y = place_before(sup[0], actor.h)
+        actor.prev_x, actor.prev_y = actor.x, actor.y
+        actor.vy = 0.0
+        actor.on_ground, actor.ground = True, sup[1]
+        if isinstance(actor, Character):
+            actor.air_steps = 0
+        return True
+
+    def _overlaps_solid(self, a: Actor) -> bool:
+        if self.grid.solid_overlaps(a.x, a.y, a.w, a.h):
+            return True
+        return any(not p.one_way and overlaps(a.x, a.y, a.w, a.h, p.x, p.y, p.w, p.h) for p in self.platforms)
+
     # -- triggers --------------------------------------------------------------------------------------
     _CELL = 64  # px, side of a broadphase cell for triggers
 
@@ -219,18 +259,33 @@ class World:
         a.ground = sup[1] if sup is not None else None
 
     # -- platforms -------------------------------------------------------------------------------------
+    _PUSH_STEP = 4.0  # px: a platform moving further in one step moves in pieces, so it cannot jump
+    #                   over an actor it should push
+
     def _move_platform(self, p: Platform, dt: float, squished: list) -> None:
         nx, ny = p.next_position(dt)
         dx, dy = nx - p.x, ny - p.y
         p.vx, p.vy = dx / dt, dy / dt
         if dx == 0.0 and dy == 0.0:
             return
-        riders = [a for a in self.actors
-                  if a.on_ground and a.ground is not None and a.ground.platform is p]
-        if dx != 0.0:
-            self._shift_platform(p, nx, p.y, riders, squished)
-        if dy != 0.0:
-            self._shift_platform(p, p.x, ny, riders, squished)
+        riders = [a for a in self.actors if self._rides(a, p)]
+        pieces = max(1, math.ceil(max(abs(dx), abs(dy)) / self._PUSH_STEP))
+        x0, y0 = p.x, p.y
+        for k in range(1, pieces + 1):
+            tx = nx if k == pieces else x0 + dx * k / pieces
+            ty = ny if k == pieces else y0 + dy * k / pieces
+            if tx != p.x:
+                self._shift_platform(p, tx, p.y, riders, squished)
+            if ty != p.y:
+                self._shift_platform(p, p.x, ty, riders, squished)
+
+    @staticmethod
+    def _rides(a: Actor, p: Platform) -> bool:
+        """Standing on ``p``: grounded on it last step, or just placed (not yet grounded on anything)
+        with its feet on the platform's top."""
+        if a.on_ground:
+            return a.ground is not None and a.ground.platform is p
+        return a.vy >= 0.0 and abs(a.y + a.h - p.y) <= 1e-6 and p.x < a.x + a.w and a.x < p.x + p.w
 
     def _shift_platform(self, p: Platform, nx: float, ny: float, riders: list, squished: list) -> None:
         """Move a platform along one axis, carrying riders and pushing actors in the way."""

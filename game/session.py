@@ -65,6 +65,7 @@ class Session:
         sx, sy = level.spawn
         self.player: Character = self.world.add(
             Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player"))
+        self.world.settle(self.player)  # a spawn drawn a little into or above the floor still stands
         # Trigger order is event order within a step (see the module docstring).
         for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
                             ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
@@ -95,15 +96,18 @@ class Session:
             return []
         self.steps += 1
         out: list[GameEvent] = []
+        p = self.player
         if self.dead:
+            p.held = buttons  # the buttons keep being read: a jump held through a death is no new press
             if self._dead_left > 0:
                 self._dead_left -= 1
                 self.world.step(_NO_BUTTONS)
                 return out
             self._respawn(out)
-            buttons = _NO_BUTTONS
-        result = self.world.step(buttons)
-        p = self.player
+            result = self.world.step(_NO_BUTTONS)  # the respawn step: standing still, whatever is held
+            p.held = buttons
+        else:
+            result = self.world.step(buttons)
         if any(c is p for c in result.jumped):
             out.append(self._event("jump", ""))
         if any(c is p for c in result.landed):
@@ -178,6 +182,7 @@ class Session:
         p = self.player
         p.teleport(rx - p.w / 2.0, ry - p.h)
         self.world.add(p)
+        self.world.settle(p)  # a checkpoint drawn a little into or above the floor still gives a standing start
         self.dead = False
         out.append(self._event("respawn", self.checkpoint.name if self.checkpoint else ""))
 

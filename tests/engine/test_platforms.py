@@ -418,3 +418,29 @@ def test_lift_caps_are_configurable():
     feel0 = FeelConfig.from_dict({"run": {"air_decel": 0.0}, "platforms": {"lift_cap_x": 0.0}})
     vx, *_ = jump_off(Path([(500, 400), (1500, 400)], speed=300), feel0)
     assert vx == 0.0
+
+
+@pytest.mark.parametrize("speed", [1200.0, 3000.0])
+def test_a_very_fast_platform_pushes_instead_of_passing_through(speed):
+    from engine import Buttons, Character, Path, Platform, TileGrid, World
+
+    world = World(TileGrid.from_ascii("." * 60 + "\n" + "." * 60 + "\n" + "#" * 60))
+    hero = world.add(Character(200, 18))
+    world.settle(hero)
+    world.add(Platform(0, 10, 16, 20, Path([(0, 10), (900, 10)], speed=speed)))
+    for _ in range(30):
+        world.step(Buttons())
+        plat = world.platforms[0]
+        assert hero.x >= plat.x + plat.w or hero.x + hero.w <= plat.x  # never inside, never skipped
+    assert hero.x > 600  # pushed along, not left behind
+
+
+def test_a_freshly_placed_actor_on_a_descending_platform_is_carried_from_the_first_step():
+    from engine import Buttons, Character, Path, Platform, TileGrid, World
+
+    world = World(TileGrid.from_ascii("." * 20 + "\n" * 1 + ("." * 20 + "\n") * 8 + "#" * 20))
+    lift = world.add(Platform(32, 40, 48, 8, Path([(32, 40), (32, 120)], speed=120)))
+    hero = world.add(Character(40, 26))  # feet exactly on the lift's top, not yet grounded
+    for _ in range(20):
+        world.step(Buttons())
+        assert hero.y + hero.h == lift.y

@@ -461,3 +461,50 @@ def test_jumping_up_under_the_low_edge_of_a_floating_slope_does_not_pass_into_it
     for _ in range(60):
         w.step(Buttons(right=True, jump=True))
         check_slope_invariants(g, hero, grounded=hero.on_ground)
+
+
+BARE_45 = """
+..............
+.........../..
+........../...
+........./....
+......../.....
+##############
+"""  # a bare diagonal of 45° slopes: nothing under them
+
+BARE_SHALLOW = """
+..................
+..............pq..
+............pq....
+..........pq......
+........pq........
+##################
+"""
+
+
+@pytest.mark.parametrize("text", [BARE_45, BARE_SHALLOW], ids=["45", "shallow"])
+def test_a_bare_diagonal_of_slopes_is_climbed_and_descended_without_snagging(text):
+    g = TileGrid.from_ascii(text)
+    mirrored = TileGrid(g.kinds[:, ::-1], 16, g.slope_right[:, ::-1], g.slope_left[:, ::-1])
+    for grid, x0, d in ((g, 40.0, 1), (mirrored, g.width - 50.0, -1)):
+        w = World(grid)
+        hero = spawn(w, x0)
+        on_slope = 0
+        for _ in range(200):
+            before = hero.x
+            w.step(Buttons(right=d > 0, left=d < 0))
+            if hero.y + hero.h < 20:  # reached the top row
+                break
+            assert hero.on_ground, f"airborne climbing at {hero!r}"
+            assert (hero.x - before) * d > 0, f"stuck at {hero!r}"
+            check_slope_invariants(grid, hero, grounded=False)
+            on_slope += hero.ground.kind == "slope"
+        assert hero.y + hero.h <= 32 and on_slope > 15
+        # and back down: grounded every step until the floor
+        for _ in range(200):
+            w.step(Buttons(right=d < 0, left=d > 0))
+            if hero.y + hero.h == 80.0 and hero.ground.kind == "solid":
+                break
+            assert hero.on_ground, f"airborne descending at {hero!r}"
+            check_slope_invariants(grid, hero, grounded=False)
+        assert hero.y + hero.h == 80.0

@@ -124,9 +124,14 @@ def test_base_fills_keys_the_file_does_not_name(tmp_path):
     assert feel.jump.height == 60.0 and feel.run.max_speed == 200.0
 
 
-def test_integers_are_accepted_for_float_knobs_and_whole_floats_for_int_knobs(tmp_path):
-    feel = load_feel(_write(tmp_path, "[jump]\nheight = 60\n[physics]\nhz = 120.0\n"))
+def test_integers_are_accepted_for_float_knobs(tmp_path):
+    feel = load_feel(_write(tmp_path, "[jump]\nheight = 60\n[physics]\nhz = 120\n"))
     assert feel.jump.height == 60.0 and feel.physics.hz == 120 and isinstance(feel.physics.hz, int)
+
+
+def test_a_float_for_a_whole_number_knob_is_a_wrong_type(tmp_path):
+    msg = _error(tmp_path, "[physics]\nhz = 120.0\n")
+    assert msg.endswith("line 2: physics.hz: expected a whole number (Hz), got 120.0; write 120; allowed 10..1000 Hz")
 
 
 def test_an_empty_file_means_the_defaults(tmp_path):

@@ -155,7 +155,7 @@ def test_summary_has_the_contract_shape():
     assert out["level"] == "objects.tmx" and out["steps"] == 40
     assert set(out["player"]) == {"x", "y", "w", "h", "vx", "vy", "on_ground"}
     assert all(isinstance(out["player"][k], float) for k in ("x", "y", "w", "h", "vx", "vy"))
-    assert out["events"][0] == {"step": 11, "type": "enter", "name": "sign"}
+    assert out["events"][0] == {"step": 10, "type": "enter", "name": "sign"}
 
 
 def test_set_feel_keeps_position_and_velocity():
@@ -191,3 +191,38 @@ def test_the_player_rides_a_platform_along_its_path():
     assert p.on_ground and p.ground.kind == "platform" and p.ground.platform is lift
     assert (lift.x, lift.y) == (112.0, 96.0)  # the end of its polyline path
     assert p.y + p.h == lift.y
+
+
+def _pit_with_spawn_at(tmp_path, y):
+    import shutil
+
+    for name in ("test_tiles.tsx", "test_tiles.png"):
+        shutil.copy(MAPS / name, tmp_path / name)
+    text = (MAPS / "pit.tmx").read_text().replace('type="spawn" x="40" y="112"', f'type="spawn" x="40" y="{y}"')
+    (tmp_path / "pit.tmx").write_text(text)
+    return Session(load_level(tmp_path / "pit.tmx"), FeelConfig())
+
+
+@pytest.mark.parametrize("y", [112, 120, 104, 100])
+def test_a_spawn_drawn_into_or_above_the_floor_still_starts_standing_on_it(tmp_path, y):
+    s = _pit_with_spawn_at(tmp_path, y)  # floor top is y=112
+    p = s.player
+    assert p.on_ground and p.y + p.h == 112 and (p.vx, p.vy) == (0.0, 0.0)
+    assert s.summary()["player"]["on_ground"] is True
+    play(s, Buttons(), 30)
+    assert s.deaths == 0 and p.y + p.h == 112
+
+
+def test_a_jump_held_through_a_death_is_not_a_new_press():
+    s = session("pit.tmx")
+    events = play(s, Buttons(), 2) + play(s, Buttons(right=True, jump=True), 200)
+    assert s.deaths >= 2
+    assert [e.type for e in events].count("jump") == 1  # one press, however many respawns
+    for _ in range(60):  # hold jump (no new press) until the player stands at the spawn again
+        if not s.dead and s.player.on_ground:
+            break
+        s.step(Buttons(jump=True))
+    assert not s.dead and s.player.on_ground
+    assert "jump" not in [e.type for e in play(s, Buttons(jump=True), 3)]
+    s.step(Buttons())  # released...
+    assert "jump" in [e.type for e in s.step(Buttons(jump=True))]  # ...and pressed again: a jump
