@@ -130,12 +130,13 @@ def test_replay_completes_the_level(path, loaded):
     assert session.coins >= len(loaded[path.name].coins) // 2  # attract mode: it plays for coins too
 
 
-def test_cli_plays_the_first_level_replay():
-    level = FILES[0]
+@pytest.mark.parametrize("level", FILES, ids=lambda p: p.stem)
+def test_the_headless_cli_completes_the_level_with_its_replay(level):
     proc = subprocess.run(
         [sys.executable, "-m", "game", "--headless", "--level", str(level), "--inputs", str(replay_of(level))],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert result["completed"] is True
+    assert result["completed"] is True, f"{level.name}: {result['player']}"
     assert result["level"] == level.name
+    assert result["events"][-1]["type"] == "goal" and result["events"][-1]["step"] == result["steps"]
