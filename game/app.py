@@ -13,6 +13,7 @@ With no display, ``run_app`` says so in one line and plays the first level's rep
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -25,7 +26,8 @@ from engine import FeelConfig
 
 from .input import Input, init_devices, load_bindings
 from .render.canvas import Screen
-from .render.hud import draw_notice
+from .render.canvas import CANVAS_W
+from .render.hud import draw_notices
 from .render.sprites import ASSETS, Art
 from .save import load_progress, save_progress
 from .scenes.base import SceneManager
@@ -88,7 +90,8 @@ class App:
         try:
             why = _no_display_reason()
             if why is None:
-                pygame.display.init()
+                with _runtime_dir():
+                    pygame.display.init()
                 why = _virtual_driver_reason()
             if why is None:
                 self.screen = Screen(scale=getattr(self.args, "scale", None),
@@ -189,13 +192,20 @@ class App:
 
     def draw(self) -> None:
         canvas = self.screen.canvas
+        scene = self.scenes.current
         self.scenes.draw(canvas)
+        # notices stack top-centre under the HUD, beside the F2 panel (never over it or a sign's box)
+        notices = list(scene.notices()) if hasattr(scene, "notices") else []
+        left, right = scene.notice_span() if hasattr(scene, "notice_span") else (0, CANVAS_W)
         if self._notice:
             text, error, until = self._notice
             if time.monotonic() < until:
-                draw_notice(canvas, text, error=error, y=canvas.get_height() - 14 - 12 * error)
+                notices.append((text, error))
             else:
                 self._notice = None
+        if notices:
+            top = scene.notice_top(canvas) if hasattr(scene, "notice_top") else None
+            draw_notices(canvas, notices, left=left, right=right, top=top)
 
     def _dev_key(self, key: int) -> bool:
         if key == pygame.K_F3:
@@ -240,6 +250,9 @@ class App:
     def _poll_feel(self) -> None:
         if self.watcher is None:
             return
+        saved = self.tuning.take_saved() if self.tuning is not None else None
+        if saved is not None:  # the panel wrote the file itself: not an outside edit to reload
+            self.watcher.mark_saved(saved)
         new = self.watcher.poll()
         self.feel_error = self.watcher.error
         if new is not None:
@@ -355,8 +368,32 @@ def _virtual_driver_reason() -> str | None:
     """SDL picked an invisible driver by itself (not asked for with SDL_VIDEODRIVER, as tests do)."""
     driver = pygame.display.get_driver()
     if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+        display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        if display:
+            return f"cannot open display {display!r}; SDL found only its '{driver}' video driver"
         return f"SDL found only its '{driver}' video driver"
     return None
+
+
+@contextlib.contextmanager
+def _runtime_dir():
+    """With XDG_RUNTIME_DIR unset, SDL's Wayland probe makes libwayland print "error: XDG_RUNTIME_DIR is
+    invalid or not set" before we can say anything. For the ``with`` block (SDL video start-up) point it
+    at a private empty folder (mode 0700), then put things back as they were: nothing of ours lives
+    there, and later users of the variable (audio) see the environment they were started with."""
+    if os.environ.get("XDG_RUNTIME_DIR") or not sys.platform.startswith(("linux", "freebsd", "openbsd",
+                                                                          "netbsd")):
+        yield
+        return
+    import shutil
+    import tempfile
+    path = tempfile.mkdtemp(prefix="tilefeel-runtime-")
+    os.environ["XDG_RUNTIME_DIR"] = path
+    try:
+        yield path
+    finally:
+        os.environ.pop("XDG_RUNTIME_DIR", None)
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def headless_replay(levels, feel, out=None) -> int:

@@ -13,6 +13,10 @@ the raw float waveforms (mono, -1..1, ``SAMPLE_RATE`` Hz) without touching pygam
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+
 import numpy as np
 
 SAMPLE_RATE = 44100
@@ -229,6 +233,29 @@ def pre_init() -> None:
         pass
 
 
+@contextlib.contextmanager
+def quiet_stderr():
+    """Silence what C libraries write straight to file descriptor 2 (ALSA prints ~8 lines when there is
+    no sound card) for the ``with`` block only, then restore it. Python-level errors are unaffected:
+    exceptions propagate and are reported by the caller after fd 2 is back."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, AttributeError, ValueError):
+        yield  # no real fd 2 (embedded, pythonw): nothing to silence
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+        finally:
+            os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 _DTYPES = {-8: np.int8, 8: np.uint8, -16: np.int16, 16: np.uint16, -32: np.int32, 32: np.float32}
 
 
@@ -267,7 +294,8 @@ class Audio:
             import pygame
 
             if pygame.mixer.get_init() is None:
-                pygame.mixer.init(SAMPLE_RATE, -16, 2, BUFFER)
+                with quiet_stderr():  # ALSA/PulseAudio chatter when there is no device; we report once
+                    pygame.mixer.init(SAMPLE_RATE, -16, 2, BUFFER)
             freq, fmt, channels = pygame.mixer.get_init()
             for name, wave in synthesize(freq).items():
                 self._sounds[name] = pygame.sndarray.make_sound(_to_mixer(wave, fmt, channels, volume))

@@ -87,6 +87,12 @@ class Camera:
         if self._shake_t > 0:
             self._shake_t = max(0.0, self._shake_t - dt)
 
+    def resize_map(self, map_w: int, map_h: int) -> None:
+        """The map changed size (F5 reload): keep the view where it is, clamped to the new map."""
+        self.map_w, self.map_h = map_w, map_h
+        self.x, self.y = self._clamp(self.x, self.y)
+        self.prev_x, self.prev_y = self._clamp(self.prev_x, self.prev_y)
+
     def shake(self, amount: float, duration: float = 0.3) -> None:
         self._shake, self._shake_t = amount, duration
         self._shake_len = duration

@@ -11,6 +11,7 @@ half-written save. A missing save starts fresh; a corrupt one is reported in one
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import tempfile
@@ -79,11 +80,13 @@ class Progress:
 
     @classmethod
     def from_json(cls, data) -> Progress:
+        """Build from a parsed save, checking every field's type and range; raises ValueError naming the
+        first field that is wrong (so a save that loads never crashes a scene later)."""
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise ValueError(f"expected an object with \"version\": {VERSION}")
         unlocked = data.get("unlocked", [])
         levels = data.get("levels", {})
-        if not isinstance(unlocked, list) or not all(isinstance(u, str) for u in unlocked):
+        if not isinstance(unlocked, list) or not all(isinstance(u, str) and u for u in unlocked):
             raise ValueError("\"unlocked\" must be a list of level file names")
         if not isinstance(levels, dict):
             raise ValueError("\"levels\" must be an object")
@@ -91,11 +94,49 @@ class Progress:
         for name, rec in levels.items():
             if not isinstance(rec, dict):
                 raise ValueError(f"levels[{name!r}] must be an object")
-            try:
-                out.levels[name] = LevelRecord(**rec)
-            except TypeError as exc:
-                raise ValueError(f"levels[{name!r}]: {exc}") from None
+            out.levels[name] = _record_from_json(name, rec)
         return out
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v) -> bool:
+    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
+
+
+def _record_from_json(name: str, rec: dict) -> LevelRecord:
+    """One level's record, each field checked: best_time a positive number or null; best_coins and
+    completions whole numbers >= 0; best_deaths a whole number >= 0 or null."""
+    known = {"best_time", "best_coins", "best_deaths", "completions"}
+    unknown = sorted(set(rec) - known)
+    if unknown:
+        raise ValueError(f"levels[{name!r}]: unknown field {unknown[0]!r}")
+
+    def bad(key: str, want: str) -> ValueError:
+        shown = json.dumps(rec[key])
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        return ValueError(f"levels[{name!r}].{key} is {shown}, expected {want}")
+
+    out = LevelRecord()
+    if "best_time" in rec:
+        v = rec["best_time"]
+        if v is not None and not (_is_number(v) and v > 0):
+            raise bad("best_time", "a positive number of seconds or null")
+        out.best_time = None if v is None else float(v)
+    for key in ("best_coins", "completions"):
+        if key in rec:
+            v = rec[key]
+            if not (_is_int(v) and v >= 0):
+                raise bad(key, "a whole number >= 0")
+            setattr(out, key, v)
+    if "best_deaths" in rec:
+        v = rec["best_deaths"]
+        if v is not None and not (_is_int(v) and v >= 0):
+            raise bad("best_deaths", "a whole number >= 0 or null")
+        out.best_deaths = v
+    return out
 
 
 def load_progress(path: Path | None = None) -> tuple[Progress, str | None]:
@@ -103,22 +144,28 @@ def load_progress(path: Path | None = None) -> tuple[Progress, str | None]:
     (missing save, or a corrupt one moved aside to ``.bak``), else None. Never raises."""
     path = Path(path) if path else save_path()
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         return Progress(), f"no save yet; progress will be saved to {path}"
     except OSError as exc:
         return Progress(), f"cannot read save {path} ({exc.strerror or exc}); starting fresh"
     try:
-        return Progress.from_json(json.loads(raw)), None
-    except (ValueError, TypeError) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        bak = path.with_name(path.name + ".bak")
-        try:
-            os.replace(path, bak)
-            kept = f"kept as {bak}"
-        except OSError as err:
-            kept = f"could not keep it as .bak ({err.strerror or err})"
-        return Progress(), f"save {path} is corrupt ({reason}); {kept}; starting fresh"
+        return Progress.from_json(json.loads(raw.decode("utf-8"))), None
+    except UnicodeDecodeError as exc:
+        return _set_aside(path, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at offset {exc.start}")
+    except (ValueError, TypeError, RecursionError) as exc:
+        return _set_aside(path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+
+
+def _set_aside(path: Path, reason: str) -> tuple[Progress, str]:
+    """Keep a corrupt save as ``.bak`` and start fresh, with one line saying what was wrong."""
+    bak = path.with_name(path.name + ".bak")
+    try:
+        os.replace(path, bak)
+        kept = f"kept as {bak}"
+    except OSError as err:
+        kept = f"could not keep it as .bak ({err.strerror or err})"
+    return Progress(), f"save {path} is corrupt ({reason}); {kept}; starting fresh"
 
 
 def save_progress(progress: Progress, path: Path | None = None) -> str | None:

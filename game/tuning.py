@@ -169,6 +169,7 @@ class TuningPanel:
         self.keyboard = False
         self.to_canvas: Callable[[tuple[int, int]], tuple[int, int]] = lambda pos: pos
         self._pending: FeelConfig | None = None
+        self._saved: FeelConfig | None = None  # written by save(), not yet taken by the game
         self.file_feel = self._read_file() or self.feel
         self.status = ""
         self.status_error = False
@@ -198,6 +199,14 @@ class TuningPanel:
         self._buttons: dict[str, pygame.Rect] = {}
 
     # -- the game calls these -------------------------------------------------------------------------
+    # Where the game may draw without the panel covering it (canvas px): the columns right of the knob
+    # list, and above the status line and the derived-values box at the bottom right.
+    free_left = PANEL.right + 4
+    free_bottom = STATUS.y - 4
+    # How far the game should slide its view right while the panel is open so the player (at the view's
+    # centre) sits in the middle of the uncovered part, with room for the jump arcs.
+    view_shift = (PANEL.right + 480) // 2 - 240
+
     @property
     def paused(self) -> bool:
         return self.visible and self._paused
@@ -300,9 +309,16 @@ class TuningPanel:
             self._say(f"not saved: {exc}", error=True)
             return False
         self.file_feel = self.feel
+        self._saved = self.feel
         self._say(f"saved {len(written)} value{'s' * (len(written) != 1)} to {self.path.name}"
                   if written else f"{self.path.name} already up to date")
         return True
+
+    def take_saved(self) -> FeelConfig | None:
+        """The values the panel last wrote to the file, once (reading clears it), else None. The game
+        hands them to ``FeelWatcher.mark_saved`` so its own save is not reloaded as an outside edit."""
+        saved, self._saved = self._saved, None
+        return saved
 
     def reset_to_file(self) -> bool:
         try:

@@ -39,6 +39,7 @@ class Screen:
         self.fullscreen = False
         self.vsync = False
         self.window = self._open(self.windowed_size)
+        self._size = self.window.get_size()
         self._scaled: pygame.Surface | None = None
         if fullscreen:
             self.toggle_fullscreen()
@@ -84,29 +85,68 @@ class Screen:
             self.toggle_fullscreen()
             return True
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            self.window = pygame.display.get_surface() or self.window
+            self._sync()
             self._scaled = None
             return True
         return False
 
     def toggle_fullscreen(self) -> None:
         """Switch in place (same window, so window managers and recorders keep it); re-open the window
-        only where the driver cannot toggle."""
+        only where the driver cannot toggle.
+
+        On X11, SDL's fullscreen is a request to the window manager, and SDL reports the fullscreen size
+        at once whether or not it was honoured -- with no window manager (Xvfb, kiosks) the window keeps
+        its size and the picture would be laid out for a window that does not exist. There we make the
+        same window borderless and desktop-sized at the top-left instead, which X applies with or without
+        a window manager."""
         if not self.fullscreen:
             self.windowed_size = self.window.get_size()
-        try:
-            ok = pygame.display.toggle_fullscreen()
-        except pygame.error:
-            ok = 0
-        if ok:
+        if pygame.display.get_driver() == "x11" and self._borderless(not self.fullscreen):
             self.fullscreen = not self.fullscreen
-            self.window = pygame.display.get_surface()
         else:
-            self.window = self._open(self.windowed_size, not self.fullscreen)
+            try:
+                ok = pygame.display.toggle_fullscreen()
+            except pygame.error:
+                ok = 0
+            if ok:
+                self.fullscreen = not self.fullscreen
+            else:
+                self.window = self._open(self.windowed_size, not self.fullscreen)
+        self._sync()
         self._scaled = None
+
+    def _borderless(self, on: bool) -> bool:
+        """Borderless desktop-sized window (``on``) or back to the windowed size; False if unsupported."""
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # from_display_module is deprecated in favour of Window
+                win = pygame.Window.from_display_module()
+            if on:
+                size = pygame.display.get_desktop_sizes()[0]  # the display at (0, 0)
+                win.borderless = True
+                win.position = (0, 0)
+                win.size = size
+            else:
+                win.borderless = False
+                win.size = self.windowed_size
+                win.position = pygame.WINDOWPOS_CENTERED
+            pygame.event.pump()  # let SDL see the new size, so the display surface follows it
+            return True
+        except (AttributeError, pygame.error, IndexError):
+            return False
+
+    def _sync(self) -> None:
+        """Re-read the window's real surface: a resize, a fullscreen switch or the window manager may
+        have replaced or resized it since the last frame (events about it can arrive late or never)."""
+        surf = pygame.display.get_surface()
+        if surf is not None and (surf is not self.window or surf.get_size() != self._size):
+            self.window = surf
+            self._scaled = None
+        self._size = self.window.get_size()
 
     # -- output ---------------------------------------------------------------------------------------
     def present(self) -> None:
+        self._sync()
         s = self.scale
         size = (CANVAS_W * s, CANVAS_H * s)
         if s == 1 and self.window.get_size() == size:

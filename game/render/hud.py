@@ -6,7 +6,8 @@ import pygame
 
 from .. import ui
 
-__all__ = ["draw_hud", "draw_banner", "draw_message", "draw_notice"]
+__all__ = ["draw_hud", "draw_banner", "draw_message", "message_rect", "draw_notice", "draw_notices",
+           "MESSAGE_HOLD", "MESSAGE_FADE", "NOTICE_TOP"]
 
 
 def _chip(surf, x, y, icon, label, align="left"):
@@ -68,27 +69,65 @@ def draw_banner(surf, title: str, age: float, duration: float = 2.4) -> None:
     surf.blit(t, ((surf.get_width() - t.get_width()) // 2, y + 6))
 
 
-def draw_message(surf, message: str, age: float) -> None:
-    """A signpost box at the bottom centre; fades in over 0.15 s."""
-    width = 300
+MESSAGE_HOLD = 1.4  # s a signpost message stays fully visible after the player leaves its trigger
+MESSAGE_FADE = 0.6  # s it then takes to fade out (so it lingers MESSAGE_HOLD + MESSAGE_FADE in all)
+NOTICE_TOP = 24  # canvas y of the first notice: just under the HUD chips
+
+
+def message_rect(surf, message: str, *, left: int = 0, right: int | None = None,
+                 bottom: int | None = None, top: int | None = None) -> pygame.Rect:
+    """Where :func:`draw_message` puts ``message``: centred in ``left..right``, its top at ``top`` if
+    given, else its bottom at ``bottom`` (default: 10 px above the canvas bottom)."""
+    right = surf.get_width() if right is None else right
+    bottom = surf.get_height() - 10 if bottom is None else bottom
+    width = min(300, right - left - 8)
     lines = ui.wrap(message, width - 20)
     h = len(lines) * ui.LINE_H + 14
-    x = (surf.get_width() - width) // 2
+    return pygame.Rect(left + (right - left - width) // 2, bottom - h if top is None else top, width, h)
+
+
+def draw_message(surf, message: str, age: float, *, fade: float = 1.0, left: int = 0,
+                 right: int | None = None, bottom: int | None = None, top: int | None = None) -> pygame.Rect:
+    """A signpost box (bottom centre of ``left..right``, or from ``top``); rises in over 0.15 s; ``fade``
+    1 opaque .. 0 gone. Returns the box drawn."""
+    rect = message_rect(surf, message, left=left, right=right, bottom=bottom, top=top)
+    if fade <= 0:
+        return rect
+    lines = ui.wrap(message, rect.w - 20)
     rise = max(0, round(8 * (1 - min(1.0, age / 0.15))))
-    y = surf.get_height() - h - 10 + rise
-    ui.panel(surf, (x, y, width, h))
+    box = pygame.Surface(rect.size, pygame.SRCALPHA)
+    ui.panel(box, box.get_rect())
     for i, line in enumerate(lines):
-        ui.draw_text(surf, line, (surf.get_width() // 2, y + 7 + i * ui.LINE_H), align="center")
+        ui.draw_text(box, line, (rect.w // 2, 7 + i * ui.LINE_H), align="center")
+    if fade < 1.0:
+        box.fill((255, 255, 255, round(255 * fade)), special_flags=pygame.BLEND_RGBA_MULT)
+    surf.blit(box, (rect.x, rect.y + rise))
+    return rect
 
 
-def draw_notice(surf, text: str, *, error: bool = False, y: int | None = None) -> None:
-    """One line in a strip (feel-file errors, 'saved screenshot', 'muted')."""
+def draw_notice(surf, text: str, *, error: bool = False, y: int | None = None, left: int = 0,
+                right: int | None = None) -> int:
+    """One notice (feel-file errors, 'saved screenshot', 'muted') in a box centred in ``left..right``,
+    its top at ``y`` (default :data:`NOTICE_TOP`, under the HUD). Up to 3 wrapped lines. Returns the
+    y just below it, for stacking the next one."""
+    right = surf.get_width() if right is None else right
+    y = NOTICE_TOP if y is None else y
     color = (255, 120, 110) if error else ui.INK
-    lines = ui.wrap(text, surf.get_width() - 16)[:3]
+    lines = ui.wrap(text, right - left - 16)[:3]
+    w = max(ui.text_width(line) for line in lines) + 12 if lines else 12
     h = len(lines) * ui.LINE_H + 4
-    y = surf.get_height() - h - 2 if y is None else y
-    strip = pygame.Surface((surf.get_width(), h), pygame.SRCALPHA)
-    strip.fill((16, 8, 20, 200))
-    surf.blit(strip, (0, y))
+    x = left + (right - left - w) // 2
+    strip = pygame.Surface((w, h), pygame.SRCALPHA)
+    strip.fill((16, 8, 20, 210))
+    surf.blit(strip, (x, y))
     for i, line in enumerate(lines):
-        ui.draw_text(surf, line, (8, y + 2 + i * ui.LINE_H), color)
+        ui.draw_text(surf, line, (x + 6, y + 2 + i * ui.LINE_H), color)
+    return y + h + 2
+
+
+def draw_notices(surf, notices, *, left: int = 0, right: int | None = None, top: int | None = None) -> int:
+    """Stack ``(text, error)`` notices downward from ``top``; returns the y below the last."""
+    y = NOTICE_TOP if top is None else top
+    for text, error in notices:
+        y = draw_notice(surf, text, error=error, y=y, left=left, right=right)
+    return y

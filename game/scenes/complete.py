@@ -21,7 +21,13 @@ class CompleteScene(Scene):
         self.coins, self.coins_total, self.deaths = s.coins, len(play.level.coins), s.deaths
         self.record = app.progress.record(self.info.name)
         self.new_best = getattr(play, "new_best", False)
+        # a --replay run is not the player's progress: it unlocks nothing and has no best time, so Next
+        # level is offered only if the player has unlocked it themselves
+        self.is_replay = play.replay is not None
+        self.last = app.next_level(self.info) is None
         self.next_info = app.next_level(self.info)
+        if self.next_info is not None and self.is_replay and not app.is_unlocked(self.next_info):
+            self.next_info = None
         items = (["Next level"] if self.next_info else []) + ["Retry", "Level select"]
         self.menu = ui.Menu(items, on_move=lambda: app.play_sound("menu_move"))
         self.t = 0.0
@@ -58,14 +64,13 @@ class CompleteScene(Scene):
         x, y = (CANVAS_W - w) // 2, (CANVAS_H - h) // 2
         ui.panel(canvas, (x, y, w, h))
         cx = CANVAS_W // 2
-        last = self.next_info is None
-        ui.draw_text(canvas, "DEMO COMPLETE!" if last else "LEVEL COMPLETE", (cx, y + 9), ui.GOLD,
-                     align="center", scale=2)
+        title = "REPLAY COMPLETE" if self.is_replay else "DEMO COMPLETE!" if self.last else "LEVEL COMPLETE"
+        ui.draw_text(canvas, title, (cx, y + 9), ui.GOLD, align="center", scale=2)
         ui.draw_text(canvas, self.play.level.title or self.info.title, (cx, y + 29), ui.DIM, align="center")
         rows = [("Time", ui.format_time(self.seconds)),
                 ("Coins", f"{self.coins} / {self.coins_total}"),
                 ("Deaths", str(self.deaths)),
-                ("Best", ui.format_time(self.record.best_time))]
+                ("Best", "replay" if self.is_replay else ui.format_time(self.record.best_time))]
         shown = min(len(rows), int(self.t / 0.18) + 1)
         for i, (label, value) in enumerate(rows[:shown]):
             yy = y + 46 + i * 13

@@ -6,31 +6,34 @@ restarting when it ends).
 
 from __future__ import annotations
 
+import math
 import time
 
 import pygame
 
 from engine import Buttons, FixedTimestep
 
-from .. import ui
 from ..camera import Camera
 from ..levelfile import load_level
 from ..particles import DEATH, Particles, Squash
 from ..render.canvas import CANVAS_H, CANVAS_W
 from ..render.debug import draw_debug
-from ..render.hud import draw_banner, draw_hud, draw_message, draw_notice
+from ..render.hud import (MESSAGE_FADE, MESSAGE_HOLD, NOTICE_TOP, draw_banner, draw_hud, draw_message,
+                          message_rect)
 from ..render.tilemap import MapRenderer
 from ..render.world import PlayerLook, draw_level_things, draw_player, spike_strips
 from ..session import Session
 from .base import Scene
 
-__all__ = ["PlayScene"]
+__all__ = ["PlayScene", "carry_over"]
 
 NO_BUTTONS = Buttons()
 IRIS_CLOSE = 0.28  # s, the death iris closing on the player
 IRIS_OPEN = 0.35  # s, opening again at the respawn point
 FINISH_DELAY = 1.4  # s of celebration before the level-complete screen
 WARP_AT = 0.35  # s after reaching the goal, the player vanishes into it
+PANEL_EASE = 8.0  # 1/s, how fast the view slides aside when the F2 panel opens or closes
+PANEL_MARGIN = 72  # px the player keeps at least right of the F2 panel (room for a leftward jump arc)
 
 
 class PlayScene(Scene):
@@ -60,8 +63,10 @@ class PlayScene(Scene):
         self.t = 0.0  # s since the scene started (animations)
         self.finish_t: float | None = None
         self.iris: tuple[str, float, float, float] | None = None  # (mode, age, x, y)
-        self.msg: str | None = None
-        self.msg_age = 0.0
+        self.msg: str | None = None  # the signpost message shown (lingers after leaving its trigger)
+        self.msg_age = 0.0  # s since it appeared
+        self.msg_left = 0.0  # s since the player left its trigger (0 while inside)
+        self.view_shift = 0.0  # px the view is slid right of the camera (F2 panel open), eased
         self.step_ms = 0.0
         self._collected = set(session.collected)
         self._was_ground = p.on_ground
@@ -153,6 +158,22 @@ class PlayScene(Scene):
                 self.particles.run_dust(p.x + p.w / 2, p.y + p.h, 1 if p.vx > 0 else -1)
         for ev in events:
             self.on_event(ev, vy_before)
+        if s.message:  # sampled every step, so a sign only brushed in mid-jump still shows
+            self.show_message(s.message)
+
+    def show_message(self, message: str) -> None:
+        """The player is inside a signpost trigger this step: show its message (another sign's replaces
+        the current one at once) and restart the linger."""
+        if message != self.msg:
+            self.msg, self.msg_age = message, 0.0
+        self.msg_left = 0.0
+
+    @property
+    def message_fade(self) -> float:
+        """1 while the message is fully shown .. 0 once it has faded out after leaving the sign."""
+        if self.msg is None:
+            return 0.0
+        return max(0.0, min(1.0, 1.0 - (self.msg_left - MESSAGE_HOLD) / MESSAGE_FADE))
 
     def on_event(self, ev, vy_before: float) -> None:
         s, p, fx, sfx = self.session, self.session.player, self.particles, self.sound
@@ -187,6 +208,7 @@ class PlayScene(Scene):
             self.camera.shake(4, 0.3)
             self.look.died()
             self.iris = ("close", 0.0, *mid)
+            self.msg = None
             sfx("death")
         elif kind == "respawn":
             self.look.visible = True
@@ -216,10 +238,24 @@ class PlayScene(Scene):
             mode, age, x, y = self.iris
             age += dt
             self.iris = None if mode == "open" and age >= IRIS_OPEN else (mode, age, x, y)
-        message = self.session.message
-        if message != self.msg:
-            self.msg, self.msg_age = message, 0.0
+        if self.session.message:
+            self.show_message(self.session.message)
+        elif self.msg is not None:
+            self.msg_left += dt
+            if self.msg_left >= MESSAGE_HOLD + MESSAGE_FADE:
+                self.msg = None
         self.msg_age += dt
+        panel = None if self.attract else self.app.tuning
+        want = 0.0
+        if panel is not None and panel.visible:
+            # slide the view right so the player sits in the uncovered part; more where the camera is
+            # held by the map's left edge (level start), so the player is never left under the panel
+            p = self.session.player
+            on_screen = p.x + p.w / 2 - self.camera.view(self.clock.alpha)[0]
+            want = max(panel.view_shift, panel.free_left + PANEL_MARGIN - on_screen)
+        self.view_shift += (want - self.view_shift) * (1.0 - math.exp(-PANEL_EASE * dt))
+        if abs(want - self.view_shift) < 0.5:
+            self.view_shift = want
 
     def finished(self) -> None:
         if self.attract:
@@ -240,28 +276,41 @@ class PlayScene(Scene):
 
     # -- developer keys -------------------------------------------------------------------------------
     def reload(self) -> None:
-        """F5: re-read the feel file and the level file; the player keeps position and velocity."""
+        """F5: re-read the feel file and the level file and carry on the same run in the new level: time,
+        steps, deaths, collected coins and the respawn checkpoint (matched by object id), the player's
+        position, velocity and facing, and the camera are kept. A level that fails to load is shown as a
+        notice and the old one keeps playing."""
         app = self.app
         app.reload_feel()
+        if self.session.completed:  # celebrating: the feel is reloaded, the level is done
+            return
         try:
             level = load_level(self.info.path, images=True)
         except Exception as exc:  # LevelError: show it, keep playing the old one
-            app.notice(" ".join(str(exc).split()), error=True, seconds=6)
+            app.notice(" ".join(str(exc).split()) or type(exc).__name__, error=True, seconds=6)
             return
-        old = self.session.player
-        pos, vel = (old.x, old.y), (old.vx, old.vy)
+        was_dead = self.session.dead
         self.level = level
-        self._start(Session(level, app.feel))
-        p = self.session.player
-        p.teleport(*pos)
-        p.vx, p.vy = vel
-        self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
+        self.session = carry_over(self.session, level, app.feel)
+        self.renderer = MapRenderer(level, app.art)
+        self.spikes = spike_strips(level, self.renderer.has_tile)
+        self.camera.resize_map(level.width, level.height)
+        self._collected = set(self.session.collected)
+        self.reached = {cp.id for cp in level.checkpoints if cp.id in self.reached}
+        if was_dead:  # reloaded while dead: back at the respawn point
+            p = self.session.player
+            self.look.visible = True
+            self.look.anim, self.look.t = "idle", 0.0
+            self.iris = ("open", 0.0, p.x + p.w / 2, p.y + p.h / 2)
+            self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
         app.notice(f"reloaded {level.name} and the feel file")
 
     # -- drawing --------------------------------------------------------------------------------------
     def draw(self, canvas: pygame.Surface) -> None:
         alpha = self.clock.alpha
         cam = self.camera.view(alpha)
+        if self.view_shift:  # the F2 panel covers the left: show the player in the part right of it
+            cam = (cam[0] - round(self.view_shift), cam[1])
         s = self.session
 
         def things(surf):
@@ -282,13 +331,43 @@ class PlayScene(Scene):
                  deaths=s.deaths, t=self.t)
         draw_banner(canvas, self.level.title or self.info.title, self.t)
         if self.msg:
-            draw_message(canvas, self.msg, self.msg_age)
-        if self.replay is not None and self.replay_i >= len(self.replay) and not s.completed:
-            ui.draw_text(canvas, "replay over", (CANVAS_W // 2, 26), ui.DIM, align="center")
+            draw_message(canvas, self.msg, self.msg_age, fade=self.message_fade, **self._message_place())
         if app.tuning is not None:
             app.tuning.draw(canvas, cam)
-        if app.feel_error:
-            draw_notice(canvas, app.feel_error, error=True)
+
+    # -- where the app puts its notices (game.app.App.draw) ---------------------------------------------
+    def notice_span(self) -> tuple[int, int]:
+        """The canvas columns not covered by the F2 panel."""
+        if self._panel_open():
+            return self.app.tuning.free_left, CANVAS_W
+        return 0, CANVAS_W
+
+    def _panel_open(self) -> bool:
+        return not self.attract and self.app.tuning is not None and self.app.tuning.visible
+
+    def _message_place(self) -> dict:
+        """The sign box: bottom centre; with the F2 panel open, at the top of the part right of it (the
+        player and the jump arcs are in the middle, the derived-values box at the bottom right)."""
+        left, right = self.notice_span()
+        return dict(left=left, right=right, top=NOTICE_TOP) if self._panel_open() else {}
+
+    def notice_top(self, canvas) -> int:
+        """Canvas y where the app's notices start: under the HUD, or under the sign box when that is
+        up there too (F2 panel open)."""
+        if self.msg and self._panel_open():
+            return message_rect(canvas, self.msg, **self._message_place()).bottom + 3
+        return NOTICE_TOP
+
+    def notices(self) -> list[tuple[str, bool]]:
+        """Lines this scene wants shown with the app's notices: the feel file's error, replay over."""
+        out = []
+        if self.attract:
+            return out
+        if self.replay is not None and self.replay_i >= len(self.replay) and not self.session.completed:
+            out.append(("replay over", False))
+        if self.app.feel_error:
+            out.append((self.app.feel_error, True))
+        return out
 
     def _draw_iris(self, canvas, cam) -> None:
         mode, age, x, y = self.iris
@@ -302,3 +381,27 @@ class PlayScene(Scene):
         if r > 0:
             pygame.draw.circle(shade, (0, 0, 0, 0), (round(x) - cam[0], round(y) - cam[1]), r)
         canvas.blit(shade, (0, 0))
+
+
+def carry_over(old: Session, level, feel) -> Session:
+    """A new Session on ``level`` that continues ``old``'s run (F5): steps, deaths, collected coins and
+    the respawn checkpoint (matched by object id; ones the new map no longer has are dropped), and the
+    player's position, velocity and facing. A player who was dead comes back at the respawn point."""
+    new = Session(level, feel)
+    new.steps, new.deaths = old.steps, old.deaths
+    coin_ids = {c.id for c in level.coins}
+    new.collected = {i for i in old.collected if i in coin_ids}
+    new.coins = len(new.collected)
+    if old.checkpoint is not None:
+        cp = next((c for c in level.checkpoints if c.id == old.checkpoint.id), None)
+        if cp is not None:
+            new.checkpoint, new.respawn = cp, cp.bottom_centre
+    p, q = new.player, old.player
+    if old.dead:
+        rx, ry = new.respawn
+        p.teleport(rx - p.w / 2.0, ry - p.h)
+    else:
+        p.teleport(q.x, q.y)  # also no interpolation smear
+        p.vx, p.vy = q.vx, q.vy
+    p.facing = q.facing
+    return new

@@ -13,6 +13,7 @@ from .base import Scene
 __all__ = ["TitleScene", "GAME_TITLE"]
 
 GAME_TITLE = "TILEFEEL"
+MENU_HALO = 14  # px of soft shadow around the menu box
 
 
 class TitleScene(Scene):
@@ -21,10 +22,7 @@ class TitleScene(Scene):
         self.menu = ui.Menu(["Play", "Levels", "Quit"], on_move=lambda: app.play_sound("menu_move"))
         self.t = 0.0
         self.attract = app.make_attract()
-        self._menu_box = pygame.Surface((112, 56), pygame.SRCALPHA)
-        self._menu_box.fill((14, 10, 30, 150))
-        for x, y in ((0, 0), (111, 0), (0, 55), (111, 55)):
-            self._menu_box.set_at((x, y), (0, 0, 0, 0))
+        self._menu_box = _menu_backdrop(112, 56)
         self._veil = pygame.Surface((CANVAS_W, CANVAS_H), pygame.SRCALPHA)
         for y in range(CANVAS_H):  # darker at the bottom where the menu sits
             a = 70 + round(110 * (y / CANVAS_H) ** 1.5)
@@ -70,10 +68,24 @@ class TitleScene(Scene):
         bob = round(math.sin(self.t * 2.0) * 2)
         _outlined(canvas, GAME_TITLE, cx, 46 + bob)
         ui.draw_text(canvas, "a tiny platformer about good jumps", (cx, 86), ui.INK, align="center")
-        canvas.blit(self._menu_box, (cx - self._menu_box.get_width() // 2, 142))
+        canvas.blit(self._menu_box, (cx - self._menu_box.get_width() // 2, 142 - MENU_HALO))
         self.menu.draw(canvas, cx, 150, spacing=15)
         ui.draw_text(canvas, "Arrows/WASD move   Space/Z jump   Esc pause   F11 fullscreen",
                      (cx, CANVAS_H - 16), ui.DIM, align="center")
+
+
+def _menu_backdrop(w: int, h: int) -> pygame.Surface:
+    """The menu's box: nearly opaque, inside a soft dark halo that fades out over ``MENU_HALO`` px, so
+    the attract mode's coins, signs and player never show through the menu text."""
+    m = MENU_HALO
+    surf = pygame.Surface((w + 2 * m, h + 2 * m), pygame.SRCALPHA)
+    for i in range(m, 0, -1):  # outermost first; each ring replaces the one before inside it
+        a = round(120 * (1 - i / (m + 1)) ** 2)
+        pygame.draw.rect(surf, (14, 10, 30, a), (m - i, m - i, w + 2 * i, h + 2 * i), border_radius=i + 2)
+    box = pygame.Rect(m, m, w, h)
+    pygame.draw.rect(surf, (14, 10, 30, 228), box, border_radius=2)
+    pygame.draw.rect(surf, (86, 76, 128, 235), box, 1, border_radius=2)
+    return surf
 
 
 def _outlined(canvas, s: str, cx: int, y: int) -> None:

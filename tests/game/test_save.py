@@ -72,3 +72,53 @@ def test_saved_file_is_readable_json(data):
     save_progress(Progress(unlocked={"b", "a"}))
     doc = json.loads((data / "progress.json").read_text())
     assert doc["version"] == 1 and doc["unlocked"] == ["a", "b"]
+
+
+def test_non_utf8_save_is_kept_as_bak_and_reported(data):
+    data.mkdir(parents=True)
+    f = data / "progress.json"
+    raw = b'{"version": 1, "unlocked": ["\xff\xfe"]}'
+    f.write_bytes(raw)
+    p, msg = load_progress()  # used to raise UnicodeDecodeError (crash at start-up)
+    assert p.unlocked == set() and p.levels == {}
+    assert msg and "\n" not in msg and "corrupt" in msg and "UTF-8" in msg and str(f) in msg
+    assert not f.exists() and (data / "progress.json.bak").read_bytes() == raw
+
+
+@pytest.mark.parametrize("record, field", [
+    ({"best_time": "fast"}, "best_time"),
+    ({"best_time": -3}, "best_time"),
+    ({"best_time": True}, "best_time"),
+    ({"best_coins": 2.5}, "best_coins"),
+    ({"best_coins": -1}, "best_coins"),
+    ({"best_deaths": "none"}, "best_deaths"),
+    ({"completions": None}, "completions"),
+    ({"completions": [1]}, "completions"),
+    ({"speed": 3}, "speed"),
+])
+def test_save_with_wrong_value_types_is_rejected_on_load(data, record, field):
+    data.mkdir(parents=True)
+    f = data / "progress.json"
+    text = json.dumps({"version": 1, "unlocked": ["01_a.tmx"], "levels": {"01_a.tmx": record}})
+    f.write_text(text)
+    p, msg = load_progress()
+    assert p.unlocked == set() and p.levels == {}
+    assert msg and "\n" not in msg and "corrupt" in msg and field in msg and str(f) in msg
+    assert (data / "progress.json.bak").read_text() == text
+
+
+def test_nan_best_time_and_empty_level_name_are_rejected(data):
+    data.mkdir(parents=True)
+    for text in ['{"version": 1, "levels": {"a": {"best_time": NaN}}}', '{"version": 1, "unlocked": [""]}']:
+        (data / "progress.json").write_text(text)
+        p, msg = load_progress()
+        assert p.levels == {} and "corrupt" in msg
+
+
+def test_valid_save_with_nulls_and_ints_loads(data):
+    data.mkdir(parents=True)
+    (data / "progress.json").write_text(json.dumps({"version": 1, "unlocked": ["a"], "levels": {
+        "a": {"best_time": 12, "best_coins": 0, "best_deaths": None, "completions": 1}}}))
+    p, msg = load_progress()
+    assert msg is None
+    assert p.record("a").best_time == 12.0 and p.record("a").best_deaths is None
