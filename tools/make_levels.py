@@ -480,7 +480,7 @@ def build_objects(level: Level, grid: Grid):
         objs.append(dict(name=f"checkpoint {i + 1}", type="checkpoint", x=c * TS, y=(r - 1) * TS, w=16, h=32))
     if len(signs) != len(level.signs):
         raise SystemExit(f"{level.file}: {len(signs)} signposts in the layout but {len(level.signs)} messages")
-    for i, ((c, r), msg) in enumerate(zip(signs, level.signs)):
+    for i, ((c, r), msg) in enumerate(zip(signs, level.signs, strict=False)):
         objs.append(dict(name=f"sign {i + 1}", type="trigger", x=c * TS - 16, y=(r - 1) * TS, w=48, h=32,
                          props=[("message", "string", msg)]))
     # spikes: merge runs on a row into one hazard each; a fair box is the spikes' lower/upper 10 px

@@ -8,7 +8,7 @@ from engine import ConfigError, FeelConfig, knobs
 def test_every_knob_has_unit_range_and_doc_and_its_default_is_in_range():
     table = knobs()
     assert len(table) >= 20
-    for dotted, kind, default, meta in table:
+    for dotted, _kind, default, meta in table:
         assert meta["unit"] and meta["doc"], dotted
         assert meta["min"] <= default <= meta["max"], dotted
         assert FeelConfig().get(dotted) == default

@@ -46,7 +46,7 @@ def test_outside_the_map_is_empty():
 def test_from_ascii_legend():
     g = TileGrid.from_ascii("""
 .#=/\\
-pqdb 
+pqdb
 """)
     assert (g.rows, g.cols) == (2, 5)
     expect = [[0, 1, 2, 3, 3], [3, 3, 3, 3, 0]]

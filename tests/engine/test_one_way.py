@@ -45,7 +45,7 @@ def test_jumping_up_through_from_below_and_landing_on_top():
     w.step(Buttons(jump=True))
     passed_through = False
     landed = None
-    for i in range(80):
+    for _i in range(80):
         r = w.step(Buttons(jump=True))
         if hero.y + hero.h < 48.0:
             passed_through = True
@@ -190,7 +190,7 @@ def test_apex_inside_the_one_way_falls_back_through():
     hero = w.add(Character(40, 40))
     settle(w, hero)
     w.step(Buttons(jump=True))
-    for i in range(60):
+    for _i in range(60):
         r = w.step(Buttons(jump=True))
         if r.landed:
             break

@@ -214,7 +214,7 @@ def test_wall_on_the_left_side_too():
     g = TileGrid.from_ascii("\n".join("#......" for _ in range(8)))
     w = World(g)
     a = floating(w, 20, 3.3, vx=-90.0, vy=100.0)
-    for i in range(30):
+    for _i in range(30):
         before = a.y
         w.step()
         assert a.y == pytest.approx(before + 100.0 * DT)
@@ -255,7 +255,7 @@ def test_character_jumping_against_a_wall_slides_up_it():
     hero = w.add(Character(128 - 10 - 0.3, 96 - 14))
     w.step()
     ys = []
-    for i in range(20):
+    for _i in range(20):
         w.step(Buttons(right=True, jump=True))
         assert hero.x + hero.w <= 128.0
         assert_clear(g, hero)
@@ -264,5 +264,5 @@ def test_character_jumping_against_a_wall_slides_up_it():
     # rising every step while the jump lasts (no snag on the wall seams at y 16, 32, 48, 64, 80)
     rising = ys[: ys.index(min(ys)) + 1]
     assert len(rising) >= 15
-    assert all(b < a for a, b in zip(rising, rising[1:]))
+    assert all(b < a for a, b in zip(rising, rising[1:], strict=False))
     assert min(ys) < 96 - 14 - 40

@@ -73,7 +73,7 @@ def test_ping_pong_through_three_points_turns_at_the_ends_only():
     assert seen[79] == (40, 40)  # the far end
     assert seen[119] == (40, 0)  # back through the middle
     assert seen[159] == (0, 0)  # home
-    for (xa, ya), (xb, yb) in zip(seen, seen[1:]):
+    for (xa, ya), (xb, yb) in zip(seen, seen[1:], strict=False):
         assert abs(xb - xa) + abs(yb - ya) == pytest.approx(1.0, abs=1e-6)  # 60 px/s everywhere
 
 
@@ -303,10 +303,10 @@ def test_an_actor_crushed_between_a_platform_and_a_wall_is_squished(direction):
     text = "\n".join(["#" + "." * 30 + "#"] * 15 + ["#" * 32])
     w = World(TileGrid.from_ascii(text))
     if direction > 0:
-        p = w.add(Platform(100, 220, 40, 20, Path([(100, 220), (480, 220)], speed=120)))
+        w.add(Platform(100, 220, 40, 20, Path([(100, 220), (480, 220)], speed=120)))
         hero = w.add(Character(300, 226))
     else:
-        p = w.add(Platform(360, 220, 40, 20, Path([(360, 220), (16, 220)], speed=120)))
+        w.add(Platform(360, 220, 40, 20, Path([(360, 220), (16, 220)], speed=120)))
         hero = w.add(Character(100, 226))
     squished_at = None
     for n in range(300):
@@ -328,7 +328,7 @@ def test_an_actor_crushed_between_a_platform_and_a_wall_is_squished(direction):
 
 def test_an_actor_crushed_between_a_descending_platform_and_the_floor_is_squished():
     w = World(open_room())
-    p = w.add(Platform(100, 150, 40, 16, Path([(100, 150), (100, 300)], speed=120)))
+    w.add(Platform(100, 150, 40, 16, Path([(100, 150), (100, 300)], speed=120)))
     hero = w.add(Character(110, 226))
     result = None
     for _ in range(120):

@@ -301,7 +301,7 @@ def test_jumping_while_running_up_a_slope_lands_further_up():
     for _ in range(10):
         w.step(Buttons(right=True))
     w.step(Buttons(right=True, jump=True))
-    for i in range(120):
+    for _i in range(120):
         r = w.step(Buttons(right=True, jump=True))
         check_slope_invariants(g, hero, grounded=hero.on_ground)
         if r.landed:

@@ -27,8 +27,8 @@ def floater(world: World, x, y, vx=0.0, vy=0.0, w=10, h=10) -> Actor:
 
 def test_enter_then_stay_every_step_then_exit_once():
     w = World(room())
-    t = w.add(Trigger(100, 50, 20, 20, name="zone"))
-    a = floater(w, 80, 55, vx=60.0)  # 1 px per step; box x..x+10 overlaps 100..120 while 90 < x < 120
+    w.add(Trigger(100, 50, 20, 20, name="zone"))
+    floater(w, 80, 55, vx=60.0)  # 1 px per step; box x..x+10 overlaps 100..120 while 90 < x < 120
     history = []
     for _ in range(60):
         r = w.step()
@@ -45,7 +45,7 @@ def test_enter_then_stay_every_step_then_exit_once():
 
 def test_touching_a_trigger_edge_is_not_inside():
     w = World(room())
-    t = w.add(Trigger(100, 50, 20, 20))
+    w.add(Trigger(100, 50, 20, 20))
     floater(w, 90, 50)  # right edge on the trigger's left edge
     floater(w, 120, 50)  # left edge on its right edge
     floater(w, 100, 40)  # bottom on its top
@@ -88,9 +88,9 @@ def test_order_is_triggers_as_added_then_actors_as_added():
 def test_order_is_the_same_on_every_run():
     def run():
         w = World(room())
-        ts = [w.add(Trigger(40 * i, 100, 30, 40, name=f"t{i}")) for i in range(6)]
-        hero = w.add(Character(5, 100))
-        rock = floater(w, 230, 110, vx=-90.0)
+        [w.add(Trigger(40 * i, 100, 30, 40, name=f"t{i}")) for i in range(6)]
+        w.add(Character(5, 100))
+        floater(w, 230, 110, vx=-90.0)
         log = []
         for n in range(200):
             r = w.step(Buttons(right=True, jump=n % 50 == 0))
@@ -119,7 +119,7 @@ def test_a_trigger_has_no_physical_effect():
 
 def test_a_falling_actor_passes_straight_through_a_trigger():
     w = World(room())
-    t = w.add(Trigger(0, 100, 200, 10))
+    w.add(Trigger(0, 100, 200, 10))
     a = w.add(Actor(50, 50, 10, 10))
     seen = []
     for _ in range(60):
@@ -134,7 +134,7 @@ def test_a_falling_actor_passes_straight_through_a_trigger():
 def test_a_fast_actor_that_jumps_over_a_trigger_in_one_step_does_not_report_it():
     # triggers test where actors are at the end of the step (documented: sensors, not sweeps)
     w = World(room())
-    t = w.add(Trigger(100, 50, 4, 4))
+    w.add(Trigger(100, 50, 4, 4))
     floater(w, 80, 50, vx=60 * 40)
     assert w.step().triggers == []
 
@@ -142,8 +142,8 @@ def test_a_fast_actor_that_jumps_over_a_trigger_in_one_step_does_not_report_it()
 # -- point triggers ------------------------------------------------------------------------------------
 def test_point_trigger_fires_when_strictly_inside_the_box():
     w = World(room())
-    p = w.add(Trigger(105, 55, 0, 0, name="coin"))
-    a = floater(w, 90, 50, vx=60.0)  # x 90..100 -> point at x=105 is inside while 95 < x < 105
+    w.add(Trigger(105, 55, 0, 0, name="coin"))
+    floater(w, 90, 50, vx=60.0)  # x 90..100 -> point at x=105 is inside while 95 < x < 105
     log = []
     for n in range(1, 25):
         r = w.step()
@@ -168,7 +168,7 @@ def test_point_trigger_on_the_box_edge_does_not_fire():
 # -- membership changes -----------------------------------------------------------------------------
 def test_removed_actor_reports_nothing_more_and_re_enters_when_added_back():
     w = World(room())
-    t = w.add(Trigger(0, 0, 100, 100))
+    w.add(Trigger(0, 0, 100, 100))
     a = floater(w, 10, 10)
     assert kinds(w.step().triggers) == ["enter"]
     w.remove(a)
@@ -199,7 +199,7 @@ def test_trigger_added_around_an_actor_enters_on_the_next_step():
 def test_a_clone_keeps_who_is_inside():
     w = World(room())
     w.add(Trigger(0, 0, 100, 100, name="zone"))
-    a = floater(w, 10, 10, vx=60 * 3)
+    floater(w, 10, 10, vx=60 * 3)
     w.step()
     copy = w.clone()
     for _ in range(40):
@@ -212,7 +212,7 @@ def test_a_clone_keeps_who_is_inside():
 @pytest.mark.parametrize("n", [1, 3])
 def test_triggers_count_events_per_actor(n):
     w = World(room())
-    t = w.add(Trigger(0, 0, 400, 400))
+    w.add(Trigger(0, 0, 400, 400))
     actors = [floater(w, 20 * i, 10) for i in range(n)]
     r = w.step()
     assert [e.actor for e in r.triggers] == actors
