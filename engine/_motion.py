@@ -321,3 +321,34 @@ def follow_slope(grid, platforms, a, moved: float, skip=None) -> bool:
         return False
     a.y = new_y
     return True
+
+
+def overlaps_solid_platform(platforms, x: float, y: float, w: float, h: float) -> bool:
+    """Does the box strictly overlap a solid (not one-way) platform?"""
+    for p in platforms:
+        if not p.one_way and p.x < x + w and x < p.x + p.w and p.y < y + h and y < p.y + p.h:
+            return True
+    return False
+
+
+def move(grid, platforms, a, dx: float, dy: float, drop: bool):
+    """One step of motion for any actor: the Y pass, then the X pass with slope following.
+
+    Records ``a.contacts`` and stops the velocity on each axis that hit something. A move that would
+    put the bottom-centre under a slope by more than 45° is undone (a slope face is a wall).
+    Returns ``(y_contact or None, x_before)``.
+    """
+    a.contacts = []
+    hit_y = move_y(grid, platforms, a, dy, drop)
+    if hit_y is not None:
+        a.contacts.append(hit_y)
+        a.vy = 0.0
+    x_before, y_before = a.x, a.y
+    hit_x = move_x(grid, platforms, a, dx, can_step=hit_y is not None and hit_y.normal[1] < 0)
+    if not follow_slope(grid, platforms, a, a.x - x_before):
+        a.x, a.y = x_before, y_before
+        hit_x = hit_x or Contact((-1 if dx > 0 else 1, 0), "slope", None)
+    if hit_x is not None:
+        a.contacts.append(hit_x)
+        a.vx = 0.0
+    return hit_y, x_before

@@ -127,22 +127,9 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
     drop = ch.drop_left > 0
     if dy < 0.0 and jump.corner_correction > 0.0:
         _correct_corner(ch, dy, jump.corner_correction, grid, platforms)
-    ch.contacts = []
-    hit = _motion.move_y(grid, platforms, ch, dy, drop)
-    if hit is not None:
-        ch.contacts.append(hit)
-        ch.vy = 0.0
-        if hit.normal[1] > 0:
-            ch.jumping = False
-    landed_y = hit is not None and hit.normal[1] < 0
-    x_before, y_before = ch.x, ch.y
-    hit = _motion.move_x(grid, platforms, ch, dx, can_step=landed_y)
-    if not _motion.follow_slope(grid, platforms, ch, ch.x - x_before):
-        ch.x, ch.y = x_before, y_before
-        hit = hit or _motion.Contact((-1 if dx > 0 else 1, 0), "slope", None)
-    if hit is not None:
-        ch.contacts.append(hit)
-        ch.vx = 0.0
+    hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop)
+    if hit_y is not None and hit_y.normal[1] > 0:
+        ch.jumping = False  # head bonk ends the jump
 
     # -- ground snap (walking down slopes) and the new ground state --------------------------------
     feet = ch.y + ch.h
@@ -183,7 +170,8 @@ def _correct_corner(ch: Character, dy: float, limit: float, grid, platforms) -> 
     for shift in range(1, steps + 1):
         for sign in (prefer, -prefer):
             nx = ch.x + sign * shift
-            if grid.solid_overlaps(nx, ch.y, ch.w, ch.h) or _overlaps_platform(nx, ch, platforms):
+            if grid.solid_overlaps(nx, ch.y, ch.w, ch.h) or \
+                    _motion.overlaps_solid_platform(platforms, nx, ch.y, ch.w, ch.h):
                 continue
             x0 = ch.x
             ch.x = nx
@@ -195,9 +183,3 @@ def _correct_corner(ch: Character, dy: float, limit: float, grid, platforms) -> 
                 ch.x = nx
                 return
 
-
-def _overlaps_platform(x: float, ch: Character, platforms) -> bool:
-    for p in platforms:
-        if not p.one_way and p.x < x + ch.w and x < p.x + p.w and p.y < ch.y + ch.h and ch.y < p.y + p.h:
-            return True
-    return False

@@ -174,9 +174,8 @@ class World:
         return True
 
     def _overlaps_solid(self, a: Actor) -> bool:
-        if self.grid.solid_overlaps(a.x, a.y, a.w, a.h):
-            return True
-        return any(not p.one_way and overlaps(a.x, a.y, a.w, a.h, p.x, p.y, p.w, p.h) for p in self.platforms)
+        return self.grid.solid_overlaps(a.x, a.y, a.w, a.h) or \
+            _motion.overlaps_solid_platform(self.platforms, a.x, a.y, a.w, a.h)
 
     # -- triggers --------------------------------------------------------------------------------------
     _CELL = 64  # px, side of a broadphase cell for triggers
@@ -239,19 +238,7 @@ class World:
             vy_new = vy
         dy = (vy + vy_new) * 0.5 * d.dt
         a.vy = vy_new
-        a.contacts = []
-        hit = _motion.move_y(grid, platforms, a, dy, False)
-        if hit is not None:
-            a.contacts.append(hit)
-            a.vy = 0.0
-        landed = hit is not None and hit.normal[1] < 0
-        x0, y0 = a.x, a.y
-        hit = _motion.move_x(grid, platforms, a, a.vx * d.dt, can_step=landed)
-        if not _motion.follow_slope(grid, platforms, a, a.x - x0):
-            a.x, a.y = x0, y0
-        if hit is not None:
-            a.contacts.append(hit)
-            a.vx = 0.0
+        _motion.move(grid, platforms, a, a.vx * d.dt, dy, False)
         feet = a.y + a.h
         sup = _motion.find_support(grid, platforms, None, a.x, a.w, feet, feet + _motion.EPS, False) \
             if a.vy >= 0.0 else None
