@@ -256,7 +256,14 @@ class World:
         if dx == 0.0 and dy == 0.0:
             return
         riders = [a for a in self.actors if self._rides(a, p)]
-        pieces = max(1, math.ceil(max(abs(dx), abs(dy)) / self._PUSH_STEP))
+        span = max(abs(dx), abs(dy))
+        if span <= self._PUSH_STEP:  # the usual case: one piece
+            if dx != 0.0:
+                self._shift_platform(p, nx, p.y, riders, squished)
+            if dy != 0.0:
+                self._shift_platform(p, p.x, ny, riders, squished)
+            return
+        pieces = math.ceil(span / self._PUSH_STEP)
         x0, y0 = p.x, p.y
         for k in range(1, pieces + 1):
             tx = nx if k == pieces else x0 + dx * k / pieces
