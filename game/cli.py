@@ -21,7 +21,6 @@ from typing import TextIO
 __all__ = ["main", "build_parser", "run_headless", "TRACE_COLUMNS", "trace_row", "CliError", "EXIT_ERROR"]
 
 EXIT_ERROR = 2
-ROOT = Path(__file__).resolve().parent.parent  # the checkout: levels/ lives here
 
 TRACE_COLUMNS = (
     "step", "x", "y", "vx", "vy", "on_ground", "ground", "platform", "coyote_left", "buffer_left",
@@ -241,24 +240,9 @@ def trace_row(session, buttons, events) -> list:
 
 
 def _window(args: argparse.Namespace, feel) -> int:
-    try:
-        from game.app import run_app
-    except ModuleNotFoundError as exc:
-        if exc.name != "game.app":
-            raise
-        return _no_window_yet(feel)
+    from game.app import run_app  # pygame's window stack only when a window is wanted
+
     return int(run_app(args) or 0)
-
-
-def _no_window_yet(feel) -> int:
-    """Until game/app.py exists: play the first shipped level's replay headless, or say what to do."""
-    levels = sorted((ROOT / "levels").glob("*.tmx"))
-    for level in levels:
-        replay = ROOT / "levels" / "replays" / f"{level.stem}.txt"
-        if replay.is_file():
-            print(f"note: the windowed game is not built yet; playing {replay.relative_to(ROOT)} headless")
-            print(json.dumps(run_headless(level, replay, feel)))
-            return 0
     print("note: the windowed game is not built yet; try: python -m game --headless --level LEVEL.tmx "
           "--inputs SCRIPT.txt")
     return 0
