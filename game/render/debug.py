@@ -55,32 +55,30 @@ def grid_overlay(grid) -> pygame.Surface:
     return surf
 
 
-def draw_debug(surf, session, alpha: float, cam, *, fps: float, step_ms: float, t_hz: int) -> None:
+def draw_debug(surf, session, alpha: float, view, *, fps: float, step_ms: float, t_hz: int) -> None:
     level = session.level
-    cx, cy = cam
-    surf.blit(grid_overlay(level.grid), (-cx, -cy))
+    ox, oy = view.origin
+    surf.blit(grid_overlay(level.grid), (-ox, -oy))
 
     # sensors and areas
     for attr, col in AREA_COLORS.items():
         for a in getattr(level, attr, []):
             if attr == "coins" and a.id in session.collected:
                 continue
-            rect = pygame.Rect(round(a.x) - cx, round(a.y) - cy, max(1, round(a.w)), max(1, round(a.h)))
+            rect = pygame.Rect(view.at(a.x, a.y), (max(1, round(a.w)), max(1, round(a.h))))
             pygame.draw.rect(surf, col, rect, 1)
             if attr == "triggers" and a.name:
                 ui.draw_text(surf, a.name, (rect.x + 2, rect.y + 2), col)
     for p in platforms_of(session.world):
-        px, py = p.interpolated(alpha)
-        pygame.draw.rect(surf, (255, 160, 60), (round(px) - cx, round(py) - cy, round(p.w), round(p.h)), 1)
-    rx, ry = session.respawn
-    rx, ry = round(rx) - cx, round(ry) - cy
+        pygame.draw.rect(surf, (255, 160, 60), (view.at(*p.interpolated(alpha)), (round(p.w), round(p.h))), 1)
+    rx, ry = view.at(*session.respawn)
     pygame.draw.line(surf, (120, 230, 120), (rx - 3, ry), (rx + 3, ry))
 
     pl = session.player
     x, y = pl.interpolated(alpha)
-    pygame.draw.rect(surf, (255, 255, 255), (round(x) - cx, round(y) - cy, round(pl.w), round(pl.h)), 1)
+    pygame.draw.rect(surf, (255, 255, 255), (view.at(x, y), (round(pl.w), round(pl.h))), 1)
     # velocity arrow (1 px per 10 px/s)
-    mx, my = round(x + pl.w / 2) - cx, round(y + pl.h / 2) - cy
+    mx, my = view.at(x + pl.w / 2, y + pl.h / 2)
     pygame.draw.line(surf, (255, 255, 0), (mx, my), (mx + round(pl.vx / 10), my + round(pl.vy / 10)))
 
     d = session.feel.derived

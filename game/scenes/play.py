@@ -251,7 +251,7 @@ class PlayScene(Scene):
             # slide the view right so the player sits in the uncovered part; more where the camera is
             # held by the map's left edge (level start), so the player is never left under the panel
             p = self.session.player
-            on_screen = p.x + p.w / 2 - self.camera.view(self.clock.alpha)[0]
+            on_screen = p.x + p.w / 2 - self.camera.view(self.clock.alpha).x
             want = max(panel.view_shift, panel.free_left + PANEL_MARGIN - on_screen)
         self.view_shift += (want - self.view_shift) * (1.0 - math.exp(-PANEL_EASE * dt))
         if abs(want - self.view_shift) < 0.5:
@@ -308,32 +308,33 @@ class PlayScene(Scene):
     # -- drawing --------------------------------------------------------------------------------------
     def draw(self, canvas: pygame.Surface) -> None:
         alpha = self.clock.alpha
-        cam = self.camera.view(alpha)
+        view = self.camera.view(alpha)
         if self.view_shift:  # the F2 panel covers the left: show the player in the part right of it
-            cam = (cam[0] - round(self.view_shift), cam[1])
+            view = view.shifted(round(self.view_shift))
+        cam = view.origin
         s = self.session
 
         def things(surf):
-            draw_level_things(surf, self.app.art, s, alpha, cam, self.t, self.reached, self.spikes)
+            draw_level_things(surf, self.app.art, s, alpha, view, self.t, self.reached, self.spikes)
             if self.look.visible:
-                draw_player(surf, self.app.art, s.player, self.look, self.squash, alpha, cam)
+                draw_player(surf, self.app.art, s.player, self.look, self.squash, alpha, view)
             self.particles.draw(surf, *cam, self.app.art.dust)
 
         self.renderer.draw(canvas, cam[0], cam[1], self.t, things)
         if self.iris is not None:
-            self._draw_iris(canvas, cam)
+            self._draw_iris(canvas, view)
         if self.attract:
             return
         app = self.app
         if app.debug:
-            draw_debug(canvas, s, alpha, cam, fps=app.fps, step_ms=self.step_ms, t_hz=self.clock.hz)
+            draw_debug(canvas, s, alpha, view, fps=app.fps, step_ms=self.step_ms, t_hz=self.clock.hz)
         draw_hud(canvas, app.art, coins=s.coins, coins_total=len(self.level.coins), seconds=self.seconds,
                  deaths=s.deaths, t=self.t)
         draw_banner(canvas, self.level.title or self.info.title, self.t)
         if self.msg:
             draw_message(canvas, self.msg, self.msg_age, fade=self.message_fade, **self._message_place())
         if app.tuning is not None:
-            app.tuning.draw(canvas, cam)
+            app.tuning.draw(canvas, view)
 
     # -- where the app puts its notices (game.app.App.draw) ---------------------------------------------
     def notice_span(self) -> tuple[int, int]:
@@ -369,7 +370,7 @@ class PlayScene(Scene):
             out.append((self.app.feel_error, True))
         return out
 
-    def _draw_iris(self, canvas, cam) -> None:
+    def _draw_iris(self, canvas, view) -> None:
         mode, age, x, y = self.iris
         if mode == "close":
             k = max(0.0, 1.0 - age / IRIS_CLOSE)
@@ -379,7 +380,7 @@ class PlayScene(Scene):
         shade = pygame.Surface(canvas.get_size(), pygame.SRCALPHA)
         shade.fill((12, 8, 20, 255))
         if r > 0:
-            pygame.draw.circle(shade, (0, 0, 0, 0), (round(x) - cam[0], round(y) - cam[1]), r)
+            pygame.draw.circle(shade, (0, 0, 0, 0), view.at(x, y), r)
         canvas.blit(shade, (0, 0))
 
 

@@ -185,7 +185,7 @@ def test_panel_slides_the_view_so_player_and_arcs_are_beside_it(app):
     settled = play.view_shift
     tick(app, frames=5)
     assert play.view_shift == settled
-    cam_x = play.camera.view()[0] - round(play.view_shift)
+    cam_x = play.camera.view().x - round(play.view_shift)
     p = play.session.player
     assert p.x - cam_x > PANEL.right + 20  # the player is right of the panel
     held, tapped = predict_arcs(play.session.world, p)

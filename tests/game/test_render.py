@@ -13,7 +13,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game import ui  # noqa: E402
-from game.camera import Camera  # noqa: E402
+from game.camera import Camera, View  # noqa: E402
 from game.levelfile import load_level  # noqa: E402
 from game.particles import Particles, Squash  # noqa: E402
 from game.render.canvas import CANVAS_H, CANVAS_W, Screen  # noqa: E402
@@ -133,7 +133,7 @@ def test_screen_scales_by_whole_numbers_and_letterboxes():
 def test_camera_dead_zone_clamp_and_whole_pixels():
     cam = Camera(480, 270, 2000, 600)
     cam.snap(100, 400)
-    assert cam.view() == (0, cam.view()[1])  # clamped at the left edge
+    assert cam.view().x == 0  # clamped at the left edge
     cam.snap(1000, 300)
     x0 = cam.x
     cam.update(1 / 60, 1005, 300, 0, 0, True)  # inside the dead zone: no horizontal move
@@ -141,17 +141,17 @@ def test_camera_dead_zone_clamp_and_whole_pixels():
     for _ in range(200):
         cam.update(1 / 60, 1300, 300, 150, 0, True)
     assert cam.x > x0 + 100
-    vx, vy = cam.view(0.37)
+    vx, vy = cam.view(0.37).origin
     assert isinstance(vx, int) and isinstance(vy, int)
     for _ in range(400):
         cam.update(1 / 60, 1990, 590, 150, 0, True)
-    assert cam.view() == (2000 - 480, 600 - 270)
+    assert cam.view().origin == (2000 - 480, 600 - 270)
 
 
 def test_camera_centres_a_small_map():
     cam = Camera(480, 270, 320, 160)
     cam.snap(10, 10)
-    assert cam.view() == (-80, -55)
+    assert cam.view().origin == (-80, -55)
 
 
 def test_pixel_font_widths_and_wrapping(display):
@@ -196,7 +196,7 @@ def test_player_is_drawn_at_the_interpolated_position(display):
     boxes = []
     for alpha in (0.0, 0.5, 1.0):
         surf = pygame.Surface((200, 100), pygame.SRCALPHA)
-        draw_player(surf, art, p, look, sq, alpha, (0, 0))
+        draw_player(surf, art, p, look, sq, alpha, View(0.0, 0.0))
         boxes.append(surf.get_bounding_rect())
     assert boxes[1].x - boxes[0].x == 5 and boxes[2].x - boxes[0].x == 10
     assert boxes[0].bottom == 64  # feet on the box's bottom edge
