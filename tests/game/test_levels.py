@@ -121,13 +121,19 @@ def test_replay_completes_the_level(path, loaded):
     replay = replay_of(path)
     assert replay.is_file(), f"no replay {replay}; make one with tools/find_replay.py"
     steps = parse_script(replay.read_text(), str(replay))
-    session = Session(loaded[path.name])
+    level = loaded[path.name]
+    session = Session(level)
+    lo = hi = session.player.x
     for buttons in steps:
         session.step(buttons)
+        lo, hi = min(lo, session.player.x), max(hi, session.player.x + session.player.w)
         if session.completed:
             break
     assert session.completed, f"{replay.name} ends at {session.player.x:.0f},{session.player.y:.0f}"
-    assert session.coins >= len(loaded[path.name].coins) // 2  # attract mode: it plays for coins too
+    assert session.coins >= len(level.coins) // 2  # attract mode: it plays for coins too
+    passed = {cp.name for cp in level.checkpoints if lo < cp.x and cp.x + cp.w < hi}
+    reached = {e.name for e in session.events if e.type == "checkpoint"}
+    assert passed <= reached, f"{replay.name} passes flags {sorted(passed - reached)} without reaching them"
 
 
 @pytest.mark.parametrize("level", FILES, ids=lambda p: p.stem)
