@@ -3,6 +3,7 @@ Tiled (project classes and property types match), and each one's replay (levels/
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -63,6 +64,37 @@ def test_level_has_parallax_backgrounds_and_decoration_layers(path):
         assert (path.parent / src).is_file(), src
     tile_layers = [layer.get("name") for layer in root.iter("layer")]
     assert len(tile_layers) >= 3, tile_layers  # background, terrain, foreground
+
+
+@pytest.fixture(scope="module")
+def make_levels():
+    spec = importlib.util.spec_from_file_location("make_levels", ROOT / "tools" / "make_levels.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while the file runs
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        del sys.modules[spec.name]
+    return mod
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_only_true_foreground_is_drawn_over_the_player(path, make_levels):
+    """The game draws its sprites where the first object layer sits: tile layers above it cover the hero.
+    Those may hold only what the hero passes behind (grass tufts, flowers, vines, water); signposts,
+    fences, bushes and rocks stand behind the hero, in a layer below the objects."""
+    gen = make_levels
+    root = ET.parse(path).getroot()
+    over, under = set(), set()
+    seen_objects = False
+    for node in root:
+        if node.tag == "objectgroup":
+            seen_objects = True
+        elif node.tag == "layer":
+            ids = {int(v) - 1 for v in node.find("data").text.replace("\n", "").split(",") if int(v)}
+            (over if seen_objects else under).update(ids)
+    assert over <= gen.FOREGROUND, f"props drawn over the player: tile ids {sorted(over - gen.FOREGROUND)}"
+    assert gen.SIGN in under  # every level has signposts, and they stand behind the hero
 
 
 def test_next_chain_visits_every_level(loaded):

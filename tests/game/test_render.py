@@ -225,3 +225,27 @@ def test_player_sprite_eases_over_a_step_pop_but_follows_slopes_exactly():
     p.y -= 200  # a respawn is not smoothed
     look.update(1 / 60, p)
     assert look.step_offset == 0.0
+
+
+def test_the_hero_stands_in_front_of_a_signpost(display):
+    """A shipped level: the hero drawn at a signpost shows every one of its pixels (props are behind)."""
+    from engine import Character
+
+    from game.camera import View
+    from game.render.sprites import Art
+    from game.render.world import PlayerLook, draw_player
+
+    level = load_level(Path(__file__).resolve().parents[2] / "levels" / "01_first_steps.tmx", images=True)
+    sign = next(t for t in level.triggers if t.props.get("message"))
+    hero = Character(sign.x + sign.w / 2 - 5, sign.y + sign.h - 14, 10, 14)
+    art, look, sq = Art(), PlayerLook(), Squash()
+    view = View(hero.x - 100.0, hero.y - 100.0)
+    alone = pygame.Surface((200, 150), pygame.SRCALPHA)
+    draw_player(alone, art, hero, look, sq, 1.0, view)
+    scene = pygame.Surface((200, 150))
+    MapRenderer(level, art).draw(scene, *view.origin, 0.0,
+                                 lambda surf: draw_player(surf, art, hero, look, sq, 1.0, view))
+    box = alone.get_bounding_rect()
+    covered = [(x, y) for x in range(box.left, box.right) for y in range(box.top, box.bottom)
+               if alone.get_at((x, y)).a == 255 and scene.get_at((x, y))[:3] != alone.get_at((x, y))[:3]]
+    assert box.w > 5 and not covered, f"{len(covered)} hero pixels drawn over"
