@@ -235,6 +235,9 @@ def test_the_hero_stands_in_front_of_a_signpost(display):
     from game.render.sprites import Art
     from game.render.world import PlayerLook, draw_player
 
+    if pygame.display.get_surface() is None:  # another test here may have closed the display
+        pygame.display.init()
+        pygame.display.set_mode((1, 1))
     level = load_level(Path(__file__).resolve().parents[2] / "levels" / "01_first_steps.tmx", images=True)
     sign = next(t for t in level.triggers if t.props.get("message"))
     hero = Character(sign.x + sign.w / 2 - 5, sign.y + sign.h - 14, 10, 14)
