@@ -68,6 +68,7 @@ class CameraTuning:
     ground_bias: float = 28.0  # px: while standing, the player sits this far below the view centre
     fall_look: float = 48.0  # px looked ahead downward at full falling speed
     fall_speed: float = 300.0  # px/s at which fall_look is reached
+    sky: float = 0.0  # px the view may rise above the map's top edge (open sky; the title's demo uses it)
 
 
 class Camera:
@@ -148,7 +149,7 @@ class Camera:
         if self.map_h <= self.view_h:
             y = (self.map_h - self.view_h) / 2
         else:
-            y = min(max(y, 0.0), self.map_h - self.view_h)
+            y = min(max(y, -self.t.sky), self.map_h - self.view_h)
         return x, y
 
     # -- drawing --------------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ def test_any_constant_speed_keeps_one_screen_pixel(speed, start):
     assert len(once) == 1, (speed, start, once)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(cx=st.floats(-5000, 5000).map(lambda v: round(v * 4) / 4), cy=st.floats(-5000, 5000),
        wx=st.integers(-9000, 9000), wy=st.integers(-9000, 9000))
 def test_sprites_on_whole_pixels_land_where_the_tiles_do(cx, cy, wx, wy):
