@@ -252,3 +252,30 @@ def test_the_hero_stands_in_front_of_a_signpost(display):
     covered = [(x, y) for x in range(box.left, box.right) for y in range(box.top, box.bottom)
                if alone.get_at((x, y)).a == 255 and scene.get_at((x, y))[:3] != alone.get_at((x, y))[:3]]
     assert box.w > 5 and not covered, f"{len(covered)} hero pixels drawn over"
+
+
+def test_moving_platforms_have_a_rail_along_their_route_and_none_when_still():
+    from game.render.world import rail_image
+
+    assert rail_image([(100.0, 50.0)], 48, 8) is None
+    assert rail_image([(100.0, 50.0), (100.0, 50.0)], 48, 8) is None
+    img, (x0, y0) = rail_image([(100.0, 50.0), (244.0, 50.0), (244.0, -30.0)], 48, 8)
+    # through the platform's centre, from the first end stop to the last, with a few px for the stops
+    assert x0 <= 124 - 3 and x0 + img.get_width() >= 268 + 3
+    assert y0 <= -26 - 3 and y0 + img.get_height() >= 54 + 3
+    assert img.get_at((124 - x0, 54 - y0)).a == 255 and img.get_at((200 - x0, 54 - y0)).a == 255
+    assert img.get_at((200 - x0, 20 - y0)).a == 0  # nothing off the route
+    assert rail_image([(100.0, 50.0), (244.0, 50.0)], 48, 8)[0] is rail_image([(100, 50), (244, 50)], 48, 8)[0]
+
+
+def test_moving_platforms_do_not_look_like_the_static_planks(display):
+    """The one-way moving platform's middle piece against the tileset's plank middle (tile 37)."""
+    from game.render.sprites import Art
+
+    art = Art()
+    tiles = pygame.image.load(str(Path(__file__).resolve().parents[2] / "assets" / "tiles.png"))
+    columns = tiles.get_width() // 16
+    plank = tiles.subsurface(((37 % columns) * 16, (37 // columns) * 16, 16, 8))
+    moving = art.platform_one_way.subsurface((16, 0, 16, 8))
+    differ = sum(1 for x in range(16) for y in range(8) if plank.get_at((x, y)) != moving.get_at((x, y)))
+    assert differ > 64, f"only {differ} of 128 pixels differ"
