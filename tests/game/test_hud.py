@@ -6,88 +6,55 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from pathlib import Path  # noqa: E402
-
 import pygame  # noqa: E402
-import pytest  # noqa: E402
 
-from game.app import App  # noqa: E402
 from game.inputscript import parse_script  # noqa: E402
 from game.render import hud  # noqa: E402
 from game.render.canvas import CANVAS_W  # noqa: E402
 from game.render.debug import PANEL_W, draw_debug  # noqa: E402
-from game.scenes.catalog import discover  # noqa: E402
 from game.scenes.play import PlayScene  # noqa: E402
 
-from .test_scenes import _args, app, levels, tick  # noqa: E402,F401  (the two-level fixture and its App)
-
-LEVELS = Path(__file__).resolve().parents[2] / "levels"
-
-
-@pytest.fixture
-def shipped(tmp_path, monkeypatch):
-    """The App on the shipped levels (real coins and banners), progress kept in a temp folder."""
-    monkeypatch.delenv("TILEFEEL_LEVELS_DIR", raising=False)
-    monkeypatch.setenv("TILEFEEL_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("TILEFEEL_CONFIG_DIR", str(tmp_path / "config"))
-    a = App(_args())
-    assert a.start() is None
-    yield a
-    a.close()
-
-
-def _info(name):
-    return next(i for i in discover(LEVELS) if i.name == name)
+from .test_scenes import app, levels, tick  # noqa: E402,F401  (the two-level fixture and its App)
 
 
 def _canvas():
     return pygame.Surface((CANVAS_W, 270))
 
 
-def test_the_banner_picks_a_row_that_hides_no_coin(shipped):
-    """Level 2 starts with three coins where the banner used to be."""
-    play = PlayScene(shipped, _info("02_planks.tmx"))
-    play.update(1 / 60, [])
+def _coin_at_screen(play, sx: int, sy: int) -> None:
+    """Move the level's coin so its centre is drawn at canvas (sx, sy) with the camera where it is."""
+    view = play.camera.view(play.clock.alpha)
+    coin = play.level.coins[0]
+    coin.x, coin.y = view.x + sx - coin.w / 2, view.y + sy - coin.h / 2
+
+
+def test_the_banner_picks_a_row_that_hides_no_coin(app):
+    play = PlayScene(app, app.levels[0])
     canvas = _canvas()
+    title = play.level.title
+    first = hud.banner_rect(canvas, title, hud.BANNER_ROWS[0])
+    _coin_at_screen(play, first.centerx, first.centery)  # a coin right where the banner used to go
     play.draw(canvas)
     seen = play.seen_rects(play.camera.view(play.clock.alpha), play.clock.alpha)
-    coins_in_old_row = [r for r in seen if hud.banner_rect(canvas, play.level.title, hud.BANNER_ROWS[0]).colliderect(r)]
-    assert coins_in_old_row, "the shipped level no longer shows the case this test is about"
-    banner = hud.banner_rect(canvas, play.level.title, play.banner_y)
-    assert banner.collidelist(seen) < 0
+    assert play.banner_y != hud.BANNER_ROWS[0]
+    assert hud.banner_rect(canvas, title, play.banner_y).collidelist(seen) < 0
 
 
-def test_a_hud_pill_turns_see_through_while_a_coin_is_behind_it(shipped):
-    """Level 5's replay passes a coin right under the timer pill."""
-    info = _info("05_the_climb.tmx")
-    steps = parse_script(info.replay.read_text(), str(info.replay))
-    play = PlayScene(shipped, info, replay=steps)
-    s = play.session
-
-    def covered():
-        view = play.camera.view(play.clock.alpha)
-        seen = play.seen_rects(view, play.clock.alpha)
-        rects = hud.hud_rects(CANVAS_W, coins=s.coins, coins_total=len(play.level.coins), seconds=play.seconds,
-                              deaths=s.deaths)
-        return [i for i, r in enumerate(rects) if r.collidelist(seen[:-1]) >= 0]  # coins only
-
-    while not covered():
-        assert not s.completed, "no coin ever went behind a HUD pill"
-        play.update(1 / 60, [])
+def test_a_hud_pill_turns_see_through_while_a_coin_is_behind_it_and_back_after(app):
+    play = PlayScene(app, app.levels[0])
     canvas = _canvas()
-    pill = covered()[0]
+    s = play.session
+    rects = hud.hud_rects(CANVAS_W, coins=s.coins, coins_total=len(play.level.coins), seconds=0.0, deaths=0)
+    _coin_at_screen(play, rects[1].centerx, rects[1].centery)  # behind the timer
     for _ in range(12):
-        play.draw(canvas)
-        play.update(1 / 60, [])
-        if not covered():
-            break
-    assert play.hud_want[pill] == hud.UI_SEE_THROUGH
-    assert play.hud_fades[pill] < 0.6  # eased most of the way in a few frames
-    for _ in range(240):  # the coin moves on: the pill comes back
         play.update(1 / 60, [])
         play.draw(canvas)
-        if all(f > 0.99 for f in play.hud_fades):
-            break
+    assert play.hud_want == [1.0, hud.UI_SEE_THROUGH, 1.0]
+    assert play.hud_fades[1] < 0.5 and play.hud_fades[0] == play.hud_fades[2] == 1.0
+    _coin_at_screen(play, 240, 200)  # out from under it: the pill comes back
+    for _ in range(60):
+        play.update(1 / 60, [])
+        play.draw(canvas)
     assert all(f > 0.99 for f in play.hud_fades)
 
 
