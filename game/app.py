@@ -25,11 +25,12 @@ import pygame
 from engine import FeelConfig
 
 from .input import Input, init_devices, load_bindings
+from .profile import Options, Totals
 from .render.canvas import Screen
 from .render.canvas import CANVAS_W
 from .render.hud import draw_notices
 from .render.sprites import ASSETS, Art
-from .save import load_progress, save_progress
+from .save import load_progress, save_path, save_progress
 from .scenes.base import SceneManager
 from .scenes.catalog import discover
 
@@ -51,8 +52,18 @@ def run_app(args) -> int:
 
 class _Mute:  # stands in for game.audio.Audio until (or if) it cannot load
     muted = True
+    music = None
 
     def play(self, name):
+        pass
+
+    def play_music(self, name):
+        self.music = name
+
+    def duck(self, on):
+        pass
+
+    def set_volumes(self, music=None, effects=None):
         pass
 
     def toggle_mute(self):
@@ -87,6 +98,11 @@ class App:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2
         self.levels = discover()
+        self.progress, msg = load_progress()  # before the window: its options say how to open it
+        self.options, problems = Options.from_json(self.progress.options)
+        self.totals, more = Totals.from_json(self.progress.totals)
+        said = [i.problem for i in self.levels if i.problem] + ([msg] if msg else []) + \
+            [f"{save_path()}: {line}" for line in problems + more]
         try:
             why = _no_display_reason()
             if why is None:
@@ -94,8 +110,9 @@ class App:
                     pygame.display.init()
                 why = _virtual_driver_reason()
             if why is None:
-                self.screen = Screen(scale=getattr(self.args, "scale", None),
-                                     fullscreen=bool(getattr(self.args, "fullscreen", False)),
+                self.screen = Screen(scale=getattr(self.args, "scale", None) or self.options.scale,
+                                     fullscreen=bool(getattr(self.args, "fullscreen", False)
+                                                     or self.options.fullscreen),
                                      title="tilefeel", icon=ASSETS / "icon.png")
         except pygame.error as exc:
             why = str(exc).strip() or "SDL could not open a window"
@@ -103,6 +120,8 @@ class App:
             print(f"no display available ({why}); playing the first level's replay headless instead")
             pygame.display.quit()
             return headless_replay(self.levels, self.feel)
+        for line in said:
+            print(line)
         pygame.key.set_repeat(320, 70)
         init_devices()
         bindings, msg = load_bindings()
@@ -111,9 +130,6 @@ class App:
         self.input = Input(bindings)
         self.art = Art()
         self.audio = self._audio()
-        self.progress, msg = load_progress()
-        if msg:
-            print(msg)
         self._watch()
         self.clock = pygame.time.Clock()
         self.running = True
@@ -123,7 +139,8 @@ class App:
     def _audio(self):
         try:
             from .audio import Audio
-            return Audio(True)
+            music, effects = self.options.volumes
+            return Audio(True, music_volume=music, effects_volume=effects)
         except Exception as exc:  # no audio device, or audio.py missing: play silently
             self.log(f"sound off ({type(exc).__name__}: {str(exc).strip()})")
             return _Mute()
@@ -187,6 +204,7 @@ class App:
             self.input.handle(event)
         self._poll_feel()
         self.scenes.update(dt, self.input.actions)
+        self.sync_music()
         self.draw()
         self.screen.present()
 
@@ -246,6 +264,39 @@ class App:
             self.audio.play(name)
         except Exception:
             pass
+
+    def sync_music(self) -> None:
+        """Play the current scene's loop (a crossfade when it changes), lowered while it asks to duck."""
+        scene = self.scenes.current
+        try:
+            if getattr(scene, "music", None):
+                self.audio.play_music(scene.music)
+            self.audio.duck(bool(getattr(scene, "ducked", False)))
+        except Exception as exc:  # music is decoration: say it once, keep playing
+            self.log(f"music off ({type(exc).__name__}: {exc})")
+            self.audio = _Mute()
+
+    def save_profile(self, options=None, totals=None) -> None:
+        """Store new options and/or totals in the progress file."""
+        if options is not None:
+            self.options = options
+            self.progress.options = options.to_json()
+        if totals is not None:
+            self.totals = totals
+            self.progress.totals = totals.to_json()
+        err = save_progress(self.progress)
+        if err:
+            print(err)
+            self.notice(err, error=True)
+
+    def count_play(self, seconds: float, deaths: int) -> None:
+        """Add time played and deaths to the game's totals (saved)."""
+        if seconds > 0 or deaths > 0:
+            self.save_profile(totals=self.totals.plus(seconds, deaths))
+
+    def game_completed(self) -> bool:
+        """Every level has been finished at least once (the ending and the title's Credits open)."""
+        return bool(self.levels) and all(self.progress.record(i.name).completions for i in self.levels)
 
     def _poll_feel(self) -> None:
         if self.watcher is None:

@@ -1,27 +1,43 @@
-"""Sound effects synthesized with numpy at start-up, played through pygame's mixer.
+"""Sound effects and music loops synthesized with numpy at start-up, played through pygame's mixer.
 
     audio = Audio()             # never raises: without an audio device it is silent
     audio.play("jump")
+    audio.play_music("meadow")  # crossfade to a loop (LOOPS); play_music(None) fades it out
+    audio.duck(True)            # music lowered (pause menu)
+    audio.set_volumes(music=0.6, effects=1.0)
     audio.toggle_mute()         # -> True when now muted (also silences the music)
-    audio.start_music()         # optional background loop; stop_music()
     audio.available             # False when the mixer could not start (CI, no device)
 
 Call ``pre_init()`` before ``pygame.init()`` for a small mixer buffer (low latency). Every sound is
-built from oscillators (square, triangle, noise), pitch sweeps and envelopes; ``synthesize()`` returns
-the raw float waveforms (mono, -1..1, ``SAMPLE_RATE`` Hz) without touching pygame, for tests and tools.
+built from oscillators (square, triangle, noise), pitch sweeps and envelopes; ``synthesize()`` and
+``synthesize_music()`` return the raw float waveforms (mono, -1..1, ``SAMPLE_RATE`` Hz) without touching
+pygame, for tests and tools.
+
+Loudness is balanced by ear's measure, not by peak: each effect is scaled to its target in
+:data:`LOUDNESS`, measured by :func:`loudness` (K-weighted mean square over the loudest 400 ms, in
+LUFS-like dB, as EBU R 128's momentary loudness), so a landing thump sits well under the goal fanfare and
+the music sits under the effects.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
 SAMPLE_RATE = 44100
 BUFFER = 512  # mixer buffer in samples: ~12 ms at 44.1 kHz
-PEAK = 0.7  # every effect is normalized to this peak (headroom for overlapping sounds)
+PEAK = 0.9  # no effect peaks above this (headroom for overlapping sounds)
+# target loudness of each effect (LUFS-like dB, see loudness()): frequent small sounds quiet, rewards loud
+LOUDNESS = {
+    "land": -24.0, "menu_move": -20.0, "jump": -17.0, "pause": -16.0, "respawn": -15.0,
+    "menu_confirm": -14.0, "coin": -12.0, "death": -11.0, "checkpoint": -10.0, "goal": -7.0,
+}
+MUSIC_LOUDNESS = -21.0  # every loop is scaled to this (then by the music volume): under the effects
 
 
 # ----- oscillators and envelopes (pure numpy) ---------------------------------------------------
@@ -98,9 +114,48 @@ def _mix(*parts: np.ndarray) -> np.ndarray:
     return out
 
 
-def _normalize(x: np.ndarray, peak: float = PEAK) -> np.ndarray:
-    m = float(np.max(np.abs(x)))
-    return (x * (peak / m) if m > 0 else x).astype(np.float32)
+# ITU-R BS.1770 K-weighting, two biquads specified at 48 kHz: a +4 dB shelf above ~1.5 kHz (the head's
+# effect on what the ear hears) and a high-pass at ~38 Hz (what it hardly hears); (b, a) coefficients
+_K_FILTERS = (
+    ((1.53512485958697, -2.69169618940638, 1.19839281085285), (1.0, -1.69065929318241, 0.73248077421585)),
+    ((1.0, -2.0, 1.0), (1.0, -1.99004745483398, 0.99007225036621)),
+)
+
+
+def _k_weighted(x: np.ndarray, sr: int) -> np.ndarray:
+    """``x`` through the K-weighting, applied as the filters' magnitude response in the frequency domain
+    (the response evaluated at each bin's frequency, so any sample rate up to 48 kHz works)."""
+    n = 1 << max(1, len(x) - 1).bit_length()  # a power of two: odd lengths make the FFT slow
+    z = np.exp(-2j * np.pi * np.fft.rfftfreq(n, 1.0 / sr) / 48000.0)  # z^-1 at the 48 kHz design rate
+    gain = np.ones(len(z))
+    for b, a in _K_FILTERS:
+        gain *= np.abs((b[0] + b[1] * z + b[2] * z * z) / (a[0] + a[1] * z + a[2] * z * z))
+    return np.fft.irfft(np.fft.rfft(x, n) * gain, n)[: len(x)]
+
+
+def loudness(x: np.ndarray, sr: int = SAMPLE_RATE, window: float | None = 0.4) -> float:
+    """Perceived loudness in LUFS-like dB: the K-weighted mean square over the loudest ``window`` s
+    (EBU R 128's momentary loudness; a shorter sound counts as padded with silence), or over the whole
+    sound with ``window=None`` (music)."""
+    y = _k_weighted(np.asarray(x, dtype=np.float64), sr) ** 2
+    n = len(y) if window is None else int(window * sr)
+    if len(y) <= n:
+        power = float(y.sum()) / max(1, n)
+    else:
+        c = np.concatenate(([0.0], np.cumsum(y)))
+        power = float(((c[n:] - c[:-n]) / n).max())
+    return -0.691 + 10.0 * math.log10(max(power, 1e-12))
+
+
+def _to_loudness(x: np.ndarray, target: float, sr: int, window: float | None = 0.4) -> np.ndarray:
+    """Scale ``x`` to ``target`` loudness, but never above ``PEAK``. A whole loop (``window=None``) is
+    measured on every 4th sample: within 0.01 dB for our music, and ten times cheaper."""
+    measured = loudness(x[::4], sr // 4, None) if window is None else loudness(x, sr, window)
+    gain = 10 ** ((target - measured) / 20.0)
+    peak = float(np.max(np.abs(x))) * gain
+    if peak > PEAK:
+        gain *= PEAK / peak
+    return (x * gain).astype(np.float32)
 
 
 NOTE = {
@@ -180,7 +235,8 @@ def synthesize(sr: int = SAMPLE_RATE) -> dict[str, np.ndarray]:
         )
     )
     return {
-        k: _normalize(v * envelope(len(v), sr, attack=0.001, decay=1e9, sustain=1.0, release=0.008))
+        k: _to_loudness(v * envelope(len(v), sr, attack=0.001, decay=1e9, sustain=1.0, release=0.008),
+                        LOUDNESS[k], sr)
         for k, v in s.items()
     }
 
@@ -192,34 +248,90 @@ def _midi(m: float) -> float:
     return 440.0 * 2 ** ((m - 69) / 12)
 
 
-def synthesize_music(sr: int = SAMPLE_RATE, bpm: float = 100.0) -> np.ndarray:
-    """A gentle 4-bar loop (Am F C G): triangle bass, soft square arpeggio, a quiet hat. Mono float32;
-    every note ends inside the loop, so it repeats without a click."""
-    beat = 60.0 / bpm
-    chords = [(45, (57, 60, 64)), (41, (53, 57, 60)), (48, (55, 60, 64)), (43, (55, 59, 62))]
-    arp = [0, 1, 2, 1, 0, 2, 1, 2, 0, 1, 2, 1, 3, 2, 1, 2]
+@dataclass(frozen=True)
+class Loop:
+    """One music loop: four bars, one chord each (bass root, chord tones as MIDI notes)."""
+
+    bpm: float
+    chords: tuple  # ((root, (tone, tone, tone)), ...) x 4
+    arp: tuple = (0, 1, 2, 1, 0, 2, 1, 2, 0, 1, 2, 1, 3, 2, 1, 2)  # chord-tone index per sixteenth
+    duty: float = 0.125  # the arpeggio's square-wave duty (thinner = softer, more nasal)
+    arp_level: float = 0.16
+    bass: str = "octaves"  # octaves: root/octave eighths; pulse: root eighths; slow: half notes
+    hats: str = "offbeat"  # offbeat | eighths | none
+    snare: bool = False  # a noise hit on beats 2 and 4
+    lead: tuple = ()  # a melody: (chord-tone index or None, beats), repeated per bar; triangle wave
+
+
+LOOPS = {
+    "title": Loop(100, ((45, (57, 60, 64)), (41, (53, 57, 60)), (48, (55, 60, 64)), (43, (55, 59, 62)))),
+    "meadow": Loop(116, ((48, (60, 64, 67)), (43, (59, 62, 67)), (45, (60, 64, 69)), (41, (60, 65, 69))),
+                   arp=(0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1, 0, 2, 1, 3), duty=0.25, arp_level=0.12,
+                   lead=((2, 1.0), (1, 0.5), (0, 0.5), (1, 1.0), (None, 1.0))),
+    "hills": Loop(106, ((50, (62, 65, 69)), (46, (62, 65, 70)), (53, (60, 65, 69)), (48, (60, 64, 67))),
+                  arp=(0, 2, 1, 2, 0, 2, 1, 3, 0, 2, 1, 2, 3, 2, 1, 0), bass="pulse",
+                  lead=((0, 1.5), (1, 0.5), (2, 2.0))),
+    "climb": Loop(126, ((40, (59, 64, 67)), (36, (60, 64, 67)), (43, (59, 62, 67)), (38, (57, 62, 66))),
+                  arp=(0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 2, 1, 0), duty=0.25, hats="eighths",
+                  snare=True, bass="pulse"),
+    "finale": Loop(138, ((36, (60, 63, 67)), (44, (60, 63, 68)), (39, (58, 63, 67)), (46, (58, 62, 65))),
+                   arp=(0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1, 0, 1, 2, 3), duty=0.25, hats="eighths",
+                   snare=True, lead=((2, 0.5), (3, 0.5), (2, 0.5), (1, 0.5), (0, 2.0))),
+    "ending": Loop(84, ((41, (57, 60, 65)), (43, (59, 62, 67)), (40, (59, 64, 67)), (45, (57, 60, 64))),
+                   arp=(0, 1, 2, 3, 2, 1, 0, 1, 0, 1, 2, 3, 2, 1, 0, 1), arp_level=0.12, bass="slow",
+                   hats="none", lead=((2, 2.0), (1, 1.0), (0, 1.0))),
+}
+
+
+def synthesize_music(name: str = "title", sr: int = SAMPLE_RATE) -> np.ndarray:
+    """The loop ``name`` of :data:`LOOPS`: triangle bass, a soft square arpeggio, maybe a triangle
+    melody, hats and a snare, scaled to :data:`MUSIC_LOUDNESS`. Mono float32; every note ends inside the
+    loop, so it repeats without a click."""
+    loop = LOOPS[name]
+    beat = 60.0 / loop.bpm
     bar_n = int(4 * beat * sr)
-    out = np.zeros(bar_n * len(chords))
-    six = int(beat / 4 * sr)
-    eighth = int(beat / 2 * sr)
-    for b, (root, tones) in enumerate(chords):
+    out = np.zeros(bar_n * len(loop.chords))
+    six, eighth = int(beat / 4 * sr), int(beat / 2 * sr)
+
+    def put(at: int, wave: np.ndarray, level: float) -> None:
+        out[at : at + len(wave)] += level * wave[: len(out) - at]
+
+    for b, (root, tones) in enumerate(loop.chords):
         start = b * bar_n
-        for i in range(8):  # bass: root / octave in eighths
-            m = root + (12 if i % 2 else 0)
-            n = eighth
-            note = triangle(_midi(m), n, sr) * envelope(n, sr, attack=0.004, decay=0.18, sustain=0.3)
-            out[start + i * eighth : start + i * eighth + n] += 0.55 * note
-        for i, k in enumerate(arp):  # arpeggio in sixteenths
-            m = (tones + (tones[0] + 12,))[k] + 12
-            n = six
-            note = _smooth(square(_midi(m), n, sr, 0.125), 5) * envelope(n, sr, decay=0.06, release=0.01)
-            out[start + i * six : start + i * six + n] += 0.16 * note
-        for i in range(8):  # hat on the off-beats
-            if i % 2:
+        if loop.bass == "slow":
+            for i in range(2):
+                n = 4 * eighth
+                put(start + i * n, triangle(_midi(root + 12 * i), n, sr)
+                    * envelope(n, sr, attack=0.01, decay=0.6, sustain=0.5, release=0.05), 0.6)
+        else:
+            for i in range(8):
+                m = root + (12 if loop.bass == "octaves" and i % 2 else 0)
+                put(start + i * eighth, triangle(_midi(m), eighth, sr)
+                    * envelope(eighth, sr, attack=0.004, decay=0.18, sustain=0.3), 0.55)
+        chord = tones + (tones[0] + 12,)
+        for i, k in enumerate(loop.arp):
+            note = _smooth(square(_midi(chord[k] + 12), six, sr, loop.duty), 5)
+            put(start + i * six, note * envelope(six, sr, decay=0.06, release=0.01), loop.arp_level)
+        at = start
+        for k, beats in loop.lead:
+            n = int(beats * beat * sr)
+            if k is not None:
+                tone = triangle(_midi(chord[k] + 12), n, sr)
+                put(at, tone * envelope(n, sr, attack=0.01, decay=0.25, sustain=0.5, release=0.04), 0.3)
+            at += n
+        for i in range(8):
+            if loop.hats == "eighths" or (loop.hats == "offbeat" and i % 2):
                 n = int(0.03 * sr)
-                hat = noise(n, sr, 11000, seed=b * 8 + i) * envelope(n, sr, attack=0.001, decay=0.008)
-                out[start + i * eighth : start + i * eighth + n] += 0.08 * hat
-    return _normalize(out, 0.5)
+                put(start + i * eighth, noise(n, sr, 11000, seed=b * 8 + i)
+                    * envelope(n, sr, attack=0.001, decay=0.008), 0.08)
+            if loop.snare and i in (2, 6):
+                n = int(0.12 * sr)
+                put(start + i * eighth, _smooth(noise(n, sr, 6000, seed=100 + b * 8 + i), 3)
+                    * envelope(n, sr, attack=0.001, decay=0.04), 0.2)
+    fade = int(0.004 * sr)  # the loop's seam: no click where the last note meets the first
+    out[:fade] *= np.linspace(0.0, 1.0, fade)
+    out[-fade:] *= np.linspace(1.0, 0.0, fade)
+    return _to_loudness(out, MUSIC_LOUDNESS, sr, window=None)
 
 
 # ----- playback --------------------------------------------------------------------------------
@@ -274,17 +386,26 @@ def _to_mixer(wave: np.ndarray, fmt: int, channels: int, volume: float) -> np.nd
 
 
 class Audio:
-    """The game's sound effects. Never raises because of the audio device; play() of an unknown name
-    raises KeyError (a programming error, not a device problem)."""
+    """The game's sound effects and music. Never raises because of the audio device; play() or
+    play_music() of an unknown name raises KeyError (a programming error, not a device problem).
 
-    MUSIC_VOLUME = 0.35
+    Music: two reserved mixer channels take turns, so a new loop fades in while the old one fades out.
+    The first loop asked for is synthesized at once (~0.1 s); a background thread then makes the
+    others, so later crossfades start without a hitch."""
 
-    def __init__(self, enabled: bool = True, volume: float = 0.8):
+    CROSSFADE = 1.2  # s, one loop fading into the next
+    DUCK = 0.35  # music volume multiplier while ducked (pause menu)
+
+    def __init__(self, enabled: bool = True, music_volume: float = 0.7, effects_volume: float = 0.8):
         self._muted = False
-        self._volume = volume
-        self._music = None  # the loop's Sound, built on the first start_music()
-        self._music_wanted = False
-        self._music_channel = None
+        self._music_volume = music_volume
+        self._effects_volume = effects_volume
+        self._ducked = False
+        self.music: str | None = None  # the loop asked for (it is silent when muted or unavailable)
+        self._loops: dict = {}  # name -> Sound
+        self._waves: dict = {}  # name -> float waveform (from the prefetch thread)
+        self._lock = None
+        self._channels: list = []  # the two music channels; _channels[0] plays the current loop
         self._sounds: dict = {}
         self.available = False
         self.reason = "disabled" if not enabled else ""
@@ -296,20 +417,28 @@ class Audio:
             if pygame.mixer.get_init() is None:
                 with quiet_stderr():  # ALSA/PulseAudio chatter when there is no device; we report once
                     pygame.mixer.init(SAMPLE_RATE, -16, 2, BUFFER)
-            freq, fmt, channels = pygame.mixer.get_init()
+            self._format = pygame.mixer.get_init()
+            freq, fmt, channels = self._format
             for name, wave in synthesize(freq).items():
-                self._sounds[name] = pygame.sndarray.make_sound(_to_mixer(wave, fmt, channels, volume))
-            pygame.mixer.set_reserved(1)  # channel 0 is the music's; effects use the others
-            self._music_channel = pygame.mixer.Channel(0)
+                self._sounds[name] = pygame.sndarray.make_sound(_to_mixer(wave, fmt, channels, 1.0))
+            pygame.mixer.set_reserved(2)  # channels 0 and 1 are the music's; effects use the others
+            self._channels = [pygame.mixer.Channel(0), pygame.mixer.Channel(1)]
             self.available = True
         except Exception as exc:  # noqa: BLE001 - no device, no mixer, odd format: stay silent
             self._sounds = {}
             self.reason = f"{type(exc).__name__}: {exc}"
+            return
+        self.set_volumes()
+        import threading
+
+        self._lock = threading.Lock()
+        self._prefetch_thread = threading.Thread(target=self._prefetch, name="music synth", daemon=True)
 
     @property
     def names(self) -> tuple[str, ...]:
         return NAMES
 
+    # -- volume and mute ------------------------------------------------------------------------------
     @property
     def muted(self) -> bool:
         return self._muted
@@ -319,13 +448,44 @@ class Audio:
         self._muted = bool(value)
         if self._muted:
             self.stop()
-        elif self._music_wanted:
-            self._start_music_now()
+        elif self.music is not None:
+            self._start(self.music, fade=0.3)
 
     def toggle_mute(self) -> bool:
         self.muted = not self._muted
         return self._muted
 
+    @property
+    def volumes(self) -> tuple[float, float]:
+        """(music, effects), each 0..1."""
+        return self._music_volume, self._effects_volume
+
+    def set_volumes(self, music: float | None = None, effects: float | None = None) -> None:
+        """Music and effects volume, each 0..1 (None keeps it); applies at once, to what is playing too."""
+        if music is not None:
+            self._music_volume = min(1.0, max(0.0, float(music)))
+        if effects is not None:
+            self._effects_volume = min(1.0, max(0.0, float(effects)))
+        if not self.available:
+            return
+        try:
+            for snd in self._sounds.values():
+                snd.set_volume(self._effects_volume)
+            for snd in self._loops.values():
+                snd.set_volume(self._music_level())
+        except Exception:  # noqa: BLE001
+            pass
+
+    def _music_level(self) -> float:
+        return self._music_volume * (self.DUCK if self._ducked else 1.0)
+
+    def duck(self, on: bool) -> None:
+        """Lower the music (True) or bring it back (False), e.g. while the game is paused."""
+        if bool(on) != self._ducked:
+            self._ducked = bool(on)
+            self.set_volumes()
+
+    # -- effects --------------------------------------------------------------------------------------
     def play(self, name: str) -> None:
         if name not in NAMES:
             raise KeyError(f"unknown sound {name!r}; known sounds: {', '.join(NAMES)}")
@@ -336,39 +496,66 @@ class Audio:
         except Exception:  # noqa: BLE001 - a device lost mid-game must not crash the game
             pass
 
-    @property
-    def music_playing(self) -> bool:
-        """True while the background loop is wanted (it is silent when muted or unavailable)."""
-        return self._music_wanted
-
-    def start_music(self) -> None:
-        """Loop the background music (synthesized on first use, ~0.1 s)."""
-        self._music_wanted = True
-        self._start_music_now()
-
-    def stop_music(self) -> None:
-        self._music_wanted = False
-        if self.available:
-            try:
-                self._music_channel.stop()
-            except Exception:  # noqa: BLE001
-                pass
-
-    def _start_music_now(self) -> None:
+    # -- music ----------------------------------------------------------------------------------------
+    def play_music(self, name: str | None) -> None:
+        """Crossfade to the loop ``name`` (a key of :data:`LOOPS`); None fades the music out. Asking for
+        the loop already playing does nothing."""
+        if name is not None and name not in LOOPS:
+            raise KeyError(f"unknown music {name!r}; known loops: {', '.join(LOOPS)}")
+        if name == self.music:
+            return
+        self.music = name
         if self._muted or not self.available:
             return
-        try:
-            import pygame
+        if name is None:
+            self._fade_out(self.CROSSFADE)
+        else:
+            self._start(name, fade=self.CROSSFADE)
+        if not self._prefetch_thread.is_alive() and len(self._waves) < len(LOOPS):
+            try:  # the first music asked for is made: make the other loops meanwhile
+                self._prefetch_thread.start()
+            except RuntimeError:  # started before and finished
+                pass
 
-            if self._music is None:
-                freq, fmt, channels = pygame.mixer.get_init()
-                self._music = pygame.sndarray.make_sound(
-                    _to_mixer(synthesize_music(freq), fmt, channels, self.MUSIC_VOLUME * self._volume)
-                )
-            if not self._music_channel.get_busy():
-                self._music_channel.play(self._music, loops=-1)
+    def _start(self, name: str, fade: float) -> None:
+        try:
+            sound = self._loop(name)
+            old, new = self._channels
+            self._channels = [new, old]
+            old.fadeout(int(fade * 1000))
+            new.play(sound, loops=-1, fade_ms=int(fade * 1000))
         except Exception:  # noqa: BLE001 - music is decoration; never crash for it
             pass
+
+    def _fade_out(self, fade: float) -> None:
+        try:
+            for ch in self._channels:
+                ch.fadeout(int(fade * 1000))
+        except Exception:  # noqa: BLE001
+            pass
+
+    def _loop(self, name: str):
+        sound = self._loops.get(name)
+        if sound is None:
+            import pygame
+
+            freq, fmt, channels = self._format
+            with self._lock:  # the prefetch thread may be making this very loop
+                wave = self._waves.get(name)
+                if wave is None:
+                    wave = self._waves[name] = synthesize_music(name, freq)
+            sound = pygame.sndarray.make_sound(_to_mixer(wave, fmt, channels, 1.0))
+            sound.set_volume(self._music_level())
+            self._loops[name] = sound
+        return sound
+
+    def _prefetch(self) -> None:
+        """Synthesize every loop's waveform in the background (numpy lets the game run meanwhile)."""
+        freq = self._format[0]
+        for name in LOOPS:
+            with self._lock:
+                if name not in self._waves:
+                    self._waves[name] = synthesize_music(name, freq)
 
     def stop(self) -> None:
         if not self.available:

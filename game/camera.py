@@ -1,11 +1,16 @@
 """A platformer camera: dead zone, look-ahead, smoothing, clamped to the map, whole-pixel output.
 
 Updated once per fixed step with the player's centre and velocity (so it is as deterministic as the
-simulation) and drawn at ``view(alpha)``: the interpolated position rounded to whole pixels, so the tile
-layers never shimmer.
+simulation) and drawn at ``view(alpha)``: a :class:`View` holding the interpolated top-left. Rounding
+happens there and only there: tile layers are drawn at ``view.origin`` and every sprite at
+``view.at(world_x, world_y)``, both from the same interpolated camera, so a body moving with the camera
+keeps a steady screen pixel (rounding the body and the camera separately makes it buzz by 1 px).
 
 * Horizontal: the target is the player's centre plus a look-ahead that eases toward the running
-  direction; the camera only moves once that target leaves a dead zone around the view's centre.
+  direction, plus a lead that cancels the smoothing's lag (an exponential follow trails a body moving at
+  v by about v / follow_x, which would eat the look-ahead); the camera only moves once that target
+  leaves a dead zone around the view's centre. The look-ahead is kept when the player stops, so the view
+  does not swing back.
 * Vertical: while standing, the camera settles so the ground sits a little below the middle (platform
   snapping); in the air it only follows when the player leaves a tall dead zone, and it looks down while
   falling fast.
@@ -16,8 +21,36 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
-__all__ = ["Camera", "CameraTuning"]
+__all__ = ["Camera", "CameraTuning", "View", "snap"]
+
+
+def snap(v: float) -> int:
+    """Round to the nearest whole pixel, halves up: unlike ``round`` (halves to even) it commutes with
+    whole-pixel shifts, ``snap(v + n) == snap(v) + n``, so sprites and tiles round alike."""
+    return math.floor(v + 0.5)
+
+
+class View(NamedTuple):
+    """Where the camera is for one drawn frame: its interpolated (and shaken) top-left in map px."""
+
+    x: float
+    y: float
+
+    @property
+    def origin(self) -> tuple[int, int]:
+        """The whole-pixel top-left the tile layers are drawn at: a map point (mx, my) on whole pixels
+        lands on screen at (mx - origin x, my - origin y), the same pixel ``at`` gives it."""
+        return -snap(-self.x), -snap(-self.y)
+
+    def at(self, wx: float, wy: float) -> tuple[int, int]:
+        """The screen pixel of map point (wx, wy), rounded once from the difference."""
+        return snap(wx - self.x), snap(wy - self.y)
+
+    def shifted(self, dx: int) -> View:
+        """The view moved ``dx`` whole px left (the F2 panel slides the picture right)."""
+        return View(self.x - dx, self.y)
 
 
 @dataclass(frozen=True)
@@ -25,13 +58,17 @@ class CameraTuning:
     dead_w: float = 24.0  # px, horizontal dead zone around the view centre
     dead_up: float = 40.0  # px above the centre the player may rise in the air before the camera follows
     dead_down: float = 24.0  # px below the centre the player may fall before the camera follows
-    look_ahead: float = 40.0  # px ahead of the player in the running direction
+    look_ahead: float = 64.0  # px ahead of the player in the running direction
+    look_full_speed: float = 120.0  # px/s at which the whole look-ahead applies (less when walking)
     look_speed: float = 2.5  # 1/s, how fast the look-ahead turns around
+    lead_speed: float = 4.0  # 1/s, how fast the lag compensation follows a change of running speed
     follow_x: float = 7.0  # 1/s, smoothing toward the target (higher = stiffer)
+    ease_x: float = 15.0  # 1/s, how fast the camera's own speed follows (starts and stops without a jolt)
     follow_y: float = 5.0  # 1/s
     ground_bias: float = 28.0  # px: while standing, the player sits this far below the view centre
     fall_look: float = 48.0  # px looked ahead downward at full falling speed
     fall_speed: float = 300.0  # px/s at which fall_look is reached
+    sky: float = 0.0  # px the view may rise above the map's top edge (open sky; the title's demo uses it)
 
 
 class Camera:
@@ -41,14 +78,16 @@ class Camera:
         self.t = tuning or CameraTuning()
         self.x = self.y = 0.0  # top-left of the view, map px
         self.prev_x = self.prev_y = 0.0
-        self.look = 0.0
+        self.look = 0.0  # px, the look-ahead now
+        self.lead = 0.0  # px, the lag compensation now
+        self.step_x = 0.0  # px the view moved right in the last step
         self._shake = 0.0
         self._shake_t = 0.0
 
     # -- movement -------------------------------------------------------------------------------------
     def snap(self, cx: float, cy: float) -> None:
         """Jump straight to the player (level start, respawn): no smoothing, no smear."""
-        self.look = 0.0
+        self.look = self.lead = self.step_x = 0.0
         self.x, self.y = self._clamp(cx - self.view_w / 2, cy - self.view_h / 2 - self.t.ground_bias)
         self.prev_x, self.prev_y = self.x, self.y
 
@@ -57,10 +96,13 @@ class Camera:
         """One fixed step toward the player whose box centre is (cx, cy) moving at (vx, vy) px/s."""
         t = self.t
         self.prev_x, self.prev_y = self.x, self.y
+        kx = 1.0 - math.exp(-t.follow_x * dt)
         if abs(vx) > 20:
-            want = math.copysign(t.look_ahead, vx) * min(1.0, abs(vx) / 120)
+            want = math.copysign(t.look_ahead, vx) * min(1.0, abs(vx) / t.look_full_speed)
             self.look += (want - self.look) * min(1.0, dt * t.look_speed)
-        focus_x = cx + self.look
+        # the follow below trails a body moving at vx by vx*dt/kx in the steady state: lead by that much
+        self.lead += (vx * dt / kx - self.lead) * (1.0 - math.exp(-t.lead_speed * dt))
+        focus_x = cx + self.look + self.lead
         mid_x = self.x + self.view_w / 2
         goal_x = mid_x
         if focus_x > mid_x + t.dead_w / 2:
@@ -79,11 +121,13 @@ class Camera:
                 goal_y = cy - t.dead_down
             if vy > 0:
                 goal_y += t.fall_look * min(1.0, vy / t.fall_speed)
-        kx = 1.0 - math.exp(-t.follow_x * dt)
         ky = 1.0 - math.exp(-(t.follow_y * (2.5 if vy > t.fall_speed * 0.8 else 1.0)) * dt)
-        nx = self.x + (goal_x - mid_x) * kx
+        # the step is eased too (a first-order follow would start and stop dead at the dead zone's edge)
+        self.step_x += ((goal_x - mid_x) * kx - self.step_x) * (1.0 - math.exp(-t.ease_x * dt))
+        nx = self.x + self.step_x
         ny = self.y + (goal_y - mid_y) * ky
         self.x, self.y = self._clamp(nx, ny)
+        self.step_x = self.x - self.prev_x  # held by the map's edge: the camera's speed is what it moved
         if self._shake_t > 0:
             self._shake_t = max(0.0, self._shake_t - dt)
 
@@ -105,12 +149,13 @@ class Camera:
         if self.map_h <= self.view_h:
             y = (self.map_h - self.view_h) / 2
         else:
-            y = min(max(y, 0.0), self.map_h - self.view_h)
+            y = min(max(y, -self.t.sky), self.map_h - self.view_h)
         return x, y
 
     # -- drawing --------------------------------------------------------------------------------------
-    def view(self, alpha: float = 1.0) -> tuple[int, int]:
-        """Top-left of the view for drawing: interpolated, shaken, rounded to whole pixels."""
+    def view(self, alpha: float = 1.0) -> View:
+        """The view for drawing: interpolated between the last two steps and shaken; see :class:`View`
+        for the one place it is rounded."""
         x = self.prev_x + (self.x - self.prev_x) * alpha
         y = self.prev_y + (self.y - self.prev_y) * alpha
         if self._shake_t > 0:
@@ -118,4 +163,4 @@ class Camera:
             phase = self._shake_t * 90.0
             x += math.sin(phase) * k
             y += math.cos(phase * 1.3) * k
-        return round(x), round(y)
+        return View(x, y)

@@ -52,6 +52,9 @@ class LevelRecord:
 class Progress:
     unlocked: set[str] = field(default_factory=set)  # level file names
     levels: dict[str, LevelRecord] = field(default_factory=dict)
+    # profile sections, kept as plain JSON here; game/profile.py reads and checks them
+    options: object = None
+    totals: object = None
 
     def record(self, level: str) -> LevelRecord:
         return self.levels.get(level) or LevelRecord()
@@ -75,8 +78,10 @@ class Progress:
 
     # -- JSON ------------------------------------------------------------------------------------------
     def to_json(self) -> dict:
-        return {"version": VERSION, "unlocked": sorted(self.unlocked),
-                "levels": {name: vars(rec) for name, rec in sorted(self.levels.items())}}
+        out = {"version": VERSION, "unlocked": sorted(self.unlocked),
+               "levels": {name: vars(rec) for name, rec in sorted(self.levels.items())}}
+        out.update({k: v for k, v in (("options", self.options), ("totals", self.totals)) if v is not None})
+        return out
 
     @classmethod
     def from_json(cls, data) -> Progress:
@@ -90,7 +95,7 @@ class Progress:
             raise ValueError("\"unlocked\" must be a list of level file names")
         if not isinstance(levels, dict):
             raise ValueError("\"levels\" must be an object")
-        out = cls(unlocked=set(unlocked))
+        out = cls(unlocked=set(unlocked), options=data.get("options"), totals=data.get("totals"))
         for name, rec in levels.items():
             if not isinstance(rec, dict):
                 raise ValueError(f"levels[{name!r}] must be an object")

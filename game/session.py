@@ -10,8 +10,10 @@ Rules (one fixed step each call):
   the map's bottom edge. The player is then removed from the world and frozen for ``DEATH_STEPS``
   steps (inputs ignored, platforms keep moving); on the next step it reappears standing at the respawn
   point with zero velocity (that step also ignores inputs) -- 21 steps after the death step.
-- Respawn point: the bottom-centre of the last checkpoint touched, else the spawn point. Touching a
-  checkpoint that is not the current one moves it there (a ``checkpoint`` event).
+- Respawn point: the bottom-centre of the last checkpoint reached, else the spawn point. A checkpoint is
+  reached by entering its column -- its x span at any height, so jumping over the flag or passing high
+  above it counts; reaching one that is not the current one moves the respawn point there (a
+  ``checkpoint`` event).
 - Coins are collected once each; a collected coin stays collected after a death.
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
 - When several things happen in one step they are handled in this order: checkpoints, coins,
@@ -34,6 +36,8 @@ PLAYER_W, PLAYER_H = 10, 14  # px, the player's collision box
 DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
 CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal")  # in Session.events and JSON
 EXTRA_EVENTS = ("jump", "land", "respawn")  # returned by step() for sound and particles only
+
+CHECKPOINT_REACH = 1000.0  # px a checkpoint's column reaches beyond the map's top and bottom edges
 
 _NO_BUTTONS = Buttons()
 
@@ -74,6 +78,8 @@ class Session:
                 if w <= 0 or h <= 0:  # a point coin: a small pickup box centred on the point
                     x, y = x - COIN_POINT_SIZE / 2.0, y - COIN_POINT_SIZE / 2.0
                     w = h = COIN_POINT_SIZE
+                if kind == "checkpoint":  # its whole column, from well above the map to below it
+                    y, h = -level.height - CHECKPOINT_REACH, 3 * level.height + 2 * CHECKPOINT_REACH
                 self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area)))
 
         self.steps = 0

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-__all__ = ["text", "text_width", "draw_text", "LINE_H", "Menu", "panel", "wrap", "format_time",
+__all__ = ["text", "text_width", "draw_text", "LINE_H", "Menu", "panel", "wrap", "fit", "format_time", "menu_backdrop",
            "INK", "DIM", "GOLD", "SHADOW", "ACCENT"]
 
 INK = (244, 240, 228)
@@ -165,6 +165,24 @@ def panel(target: pygame.Surface, rect, *, fill=(28, 24, 48, 230), border=(244, 
     target.blit(box, rect.topleft)
 
 
+def fit(s: str, width: int) -> str:
+    """``s`` cut to at most ``width`` px, ending in "..." when cut."""
+    if text_width(s) <= width:
+        return s
+    while s and text_width(s + "...") > width:
+        s = s[:-1]
+    return s.rstrip() + "..."
+
+
+def menu_backdrop(target: pygame.Surface, t: float) -> None:
+    """The menus' background: dark, with a soft diagonal pattern drifting so the screen isn't flat."""
+    w, h = target.get_size()
+    target.fill((26, 22, 46))
+    for i in range(-h, w, 24):
+        x = i + int(t * 8) % 24
+        pygame.draw.line(target, (32, 28, 56), (x, 0), (x + h, h), 6)
+
+
 def format_time(seconds: float | None) -> str:
     """``83.456`` -> ``"1:23.45"``; None -> ``"--:--.--"``."""
     if seconds is None:
@@ -175,7 +193,8 @@ def format_time(seconds: float | None) -> str:
 
 @dataclass
 class Menu:
-    """A vertical list of items moved with up/down and chosen with confirm.
+    """A vertical list of items moved with up/down and chosen with confirm (``horizontal``: a row, moved
+    with left/right too).
 
     ``items`` are labels; ``enabled`` (optional) greys some out. ``handle(action)`` returns the chosen
     label on confirm, else None. Draw with ``draw(surface, centre_x, top)``.
@@ -186,14 +205,17 @@ class Menu:
     enabled: list[bool] | None = None
     on_move: object = None  # callable() for a sound, optional
     blink: float = field(default=0.0)
+    horizontal: bool = False
+    gap: int = 22  # px between items in a row
 
     def _ok(self, i: int) -> bool:
         return self.enabled is None or self.enabled[i]
 
     def handle(self, action: str) -> str | None:
         n = len(self.items)
-        if action in ("up", "down") and n:
-            d = -1 if action == "up" else 1
+        moves = ("up", "down", "left", "right") if self.horizontal else ("up", "down")
+        if action in moves and n:
+            d = -1 if action in ("up", "left") else 1
             i = self.index
             for _ in range(n):
                 i = (i + d) % n
@@ -210,9 +232,18 @@ class Menu:
     def update(self, dt: float) -> None:
         self.blink = (self.blink + dt) % 1.0
 
+    def width(self) -> int:
+        """A row's width in px (horizontal menus)."""
+        return sum(text_width(label) for label in self.items) + self.gap * (len(self.items) - 1)
+
     def draw(self, target: pygame.Surface, cx: int, top: int, spacing: int = 13) -> None:
+        x = cx - self.width() // 2
         for i, label in enumerate(self.items):
             y = top + i * spacing
+            if self.horizontal:  # each label centred in its own slot of the row
+                y = top
+                cx = x + text_width(label) // 2
+                x += text_width(label) + self.gap
             if i == self.index:
                 col = GOLD
                 bob = 1 if self.blink < 0.5 else 0

@@ -1301,43 +1301,56 @@ def draw_items() -> np.ndarray:
 
 
 def draw_platforms() -> np.ndarray:
+    """Moving platforms: machines, so they never read as the static planks and blocks of the tileset.
+    Row y 0: the solid lift, a steel slab with hazard-striped ends. Row y 8: the one-way lift, a wooden
+    deck bolted onto a steel girder with a lamp on each end. Both have rollers hanging under the caps."""
     sheet = canvas(48, 16)
     solid = ascii_art(
         [
             "oooooooooooooooo",
             "LLLLLLLLLLLLLLLL",
-            "lllyllllllllyyll",
-            "llSSllllllllllll",
+            "lllllllLllllllll",
+            "llSSlllllllSSlll",
             "SSSSSSSSSSSSSSSS",
             "ssssssssssssssss",
             "oooooooooooooooo",
-            "..oSo......oSo..",
+            "................",
         ],
         T,
         8,
         "platform",
     )
-    solid[2, 3] = solid[2, 12] = IDX["y"]
-    for part in range(3):
-        a = solid.copy()
-        if part == 0:
-            a[0:7, 0] = IDX["o"]
-            a[0, 0] = a[6, 0] = 0
-            a[1:6, 1] = np.where(a[1:6, 1] != 0, IDX["L"], 0)
-        if part == 2:
-            a[0:7, T - 1] = IDX["o"]
-            a[0, T - 1] = a[6, T - 1] = 0
-            a[1:6, T - 2] = np.where(a[1:6, T - 2] != 0, IDX["s"], 0)
-        if part == 1:
-            a[7, :] = 0
-        else:
-            a[7, :] = 0
-            a[7, (5 if part == 0 else 10) : (8 if part == 0 else 13)] = [IDX["o"], IDX["y"], IDX["o"]]
-        paste(sheet, a, part * T, 0)
-        wood = plank(part == 0, part == 2)[0:8]
-        wood[6:8, :] = 0
-        wood[6, 2:14] = np.where(np.arange(2, 14) % 4 == 0, IDX["o"], 0)
-        paste(sheet, wood, part * T, 8)
+    deck = ascii_art(
+        [
+            "oooooooooooooooo",
+            "TTTTTTTbTTTTTTTT",
+            "tttttttbtttttttt",
+            "oooooooooooooooo",
+            "SlSSSSSSSlSSSSSS",
+            "ssssssssssssssss",
+            "oooooooooooooooo",
+            "................",
+        ],
+        T,
+        8,
+        "moving deck",
+    )
+    for part in range(3):  # left cap, middle, right cap
+        for row, a0 in ((0, solid), (1, deck)):
+            a = a0.copy()
+            if part != 1:
+                edge = 0 if part == 0 else T - 1
+                a[0:7, edge] = IDX["o"]
+                a[0, edge] = a[6, edge] = 0
+                cols = range(1, 6) if part == 0 else range(T - 6, T - 1)
+                if row == 0:  # hazard stripes on the slab's ends
+                    for x in cols:
+                        for y in range(1, 6):
+                            a[y, x] = IDX["y"] if (x + y) % 4 < 2 else IDX["o"]
+                else:
+                    a[4, 3 if part == 0 else T - 4] = IDX["Y"]  # a lamp on the girder
+                a[7, (4 if part == 0 else T - 7) : (7 if part == 0 else T - 4)] = [IDX["o"], IDX["l"], IDX["o"]]
+            paste(sheet, a, part * T, row * 8)
     return sheet
 
 
@@ -1570,11 +1583,13 @@ def readme(table: list) -> str:
         "",
         "## platform.png (48x16)",
         "",
-        "3-slice moving platforms, 16x8 pieces: row y 0 = solid (metal slab), row y 8 = one-way (wooden",
-        "plank). x 0 = left cap, x 16 = middle (repeat), x 32 = right cap. A platform W px wide draws the",
+        "3-slice moving platforms, 16x8 pieces: row y 0 = solid (steel slab with hazard-striped ends),",
+        "row y 8 = one-way (wooden deck on a steel girder with a lamp at each end). Both have a roller",
+        "hanging under each cap, so they never look like the static planks and blocks of the tileset.",
+        "x 0 = left cap, x 16 = middle (repeat), x 32 = right cap. A platform W px wide draws the",
         "left cap, (W - 32) / 16 middles, the right cap (make platforms 8 px tall and a multiple of 16 wide;",
-        "a 16 px platform: left cap's left half + right cap's right half). The solid slab has a 1 px",
-        "bracket hanging below its 7 px body; the plank's body is the top 6 px.",
+        "a 16 px platform: left cap's left half + right cap's right half). The body is the top 7 px; the",
+        "rollers hang in the 8th row. The game draws a rail along each platform's route behind it.",
         "",
         "## Backgrounds",
         "",

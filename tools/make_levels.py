@@ -23,6 +23,11 @@ Legend (one character per 16 px tile)::
     ~  water surface               w  water
     .  or space: air
 
+Layers, bottom to top: "sky" and "hills" (parallax image layers), "background" (walls behind
+everything), "terrain" (what collides), "props" (decoration the player walks in front of: signposts,
+fences, bushes, rocks, torches, spikes), "paths" and "objects" (the game draws its sprites here), and
+"foreground" (only what the player passes behind: grass tufts, flowers, vines, water).
+
 Moving platforms are listed per level in tile units (see ``Plat``). Objects: spawn (point), goal,
 checkpoint, coin, hazard and trigger (rects), platform (rect, 8 px tall) with ``dx``/``dy`` or ``path``
 (an object reference to a polyline on the "paths" layer).
@@ -58,6 +63,11 @@ ROCK_S, ROCK_B, MUSH_R, MUSH_B, BUSH_S, BUSH_L, BUSH_R = 54, 55, 56, 57, 58, 59,
 FENCE_L, FENCE_M, FENCE_R, SIGN, VINE_T, VINE_M, VINE_B = 61, 62, 63, 64, 65, 66, 67
 SPIKES_UP, SPIKES_DOWN, TORCH, WATER, WATER_FILL = 68, 69, 72, 76, 80
 SIGN_RIGHT, SIGN_LEFT = 83, 84
+
+# decoration drawn IN FRONT of the player (the "foreground" layer, above the object layers): low plants,
+# vines and water the hero wades through. Everything else (signposts, fences, bushes, rocks, torches,
+# spikes...) is a prop the hero walks in front of: the "props" layer, below the object layers.
+FOREGROUND = {TUFT_A, TUFT_B, TALL_GRASS, FL_RED, FL_YELLOW, FL_BLUE, VINE_T, VINE_M, VINE_B, WATER, WATER_FILL}
 
 GROUND = set("#")
 SLOPES = set("/\\1234")
@@ -530,7 +540,9 @@ def _csv(rows: list[list[int]]) -> str:
 
 def write_tmx(level: Level) -> str:
     grid = Grid(level.layout)
-    bg, terrain, fg = build_tiles(level, grid)
+    bg, terrain, decor = build_tiles(level, grid)
+    behind = [[t if t not in FOREGROUND else -1 for t in row] for row in decor]
+    fg = [[t if t in FOREGROUND else -1 for t in row] for row in decor]
     objs, paths = build_objects(level, grid)
     W, H = grid.w, grid.h
     hpx = H * TS
@@ -579,7 +591,7 @@ def write_tmx(level: Level) -> str:
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n']
     out.append(f'<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" '
                f'width="{W}" height="{H}" tilewidth="{TS}" tileheight="{TS}" infinite="0" '
-               f'backgroundcolor="#262b44" nextlayerid="8" nextobjectid="{next_id}">\n')
+               f'backgroundcolor="#262b44" nextlayerid="9" nextobjectid="{next_id}">\n')
     props = [("title", "string", level.title)]
     if level.next:
         props.append(("next", "file", level.next))
@@ -592,7 +604,7 @@ def write_tmx(level: Level) -> str:
     out.append(f' <imagelayer id="2" name="hills" offsety="{_num(round(max_y * 0.3))}" parallaxx="0.45" '
                f'parallaxy="0.3" repeatx="1">\n'
                f'  <image source="../assets/bg_near.png" width="480" height="270"/>\n </imagelayer>\n')
-    for lid, name, data in ((3, "background", bg), (4, "terrain", terrain)):
+    for lid, name, data in ((3, "background", bg), (4, "terrain", terrain), (8, "props", behind)):
         out.append(f' <layer id="{lid}" name="{name}" width="{W}" height="{H}">\n'
                    f'  <data encoding="csv">\n{_csv(data)}\n</data>\n </layer>\n')
     out.append(' <objectgroup id="5" name="paths" color="#8fd3ff">\n')
@@ -617,7 +629,8 @@ def project() -> dict:
     classes = [
         ("spawn", "#ff3e8948", [], "Where the player's feet start (a point). Exactly one per level."),
         ("goal", "#fffee761", [], "Entering it completes the level."),
-        ("checkpoint", "#ff63c74d", [], "Entering it moves the respawn point to its bottom-centre."),
+        ("checkpoint", "#ff63c74d", [], "Entering its column (any height) moves the respawn point to its "
+                                        "bottom-centre."),
         ("hazard", "#ffe43b44", [], "Entering it kills the player (spikes: the lower ~10 px)."),
         ("coin", "#fffeae34", [], "Collected once on touch (point, rect or tile object)."),
         ("trigger", "#ff2ce8f5", [member("message", "string", "")], "Sensor; 'message' is shown inside."),

@@ -31,10 +31,9 @@ class Screen:
                 pygame.display.set_icon(pygame.image.load(str(icon)))
             except pygame.error:
                 pass
-        if scale is None:
-            info = pygame.display.Info()
-            fit = min((info.current_w or 1440) // CANVAS_W, (info.current_h or 810) // CANVAS_H)
-            scale = max(1, min(3, fit - 1 if fit > 2 else fit))
+        self.max_scale = self._fit()
+        if not scale:
+            scale = self.auto_scale()
         self.windowed_size = (CANVAS_W * scale, CANVAS_H * scale)
         self.fullscreen = False
         self.vsync = False
@@ -59,6 +58,34 @@ class Screen:
             self.vsync = False
         self.fullscreen = fullscreen
         return win
+
+    @staticmethod
+    def _fit() -> int:
+        """The largest whole scale whose window fits the desktop."""
+        try:
+            w, h = pygame.display.get_desktop_sizes()[0]
+        except (pygame.error, IndexError):
+            info = pygame.display.Info()
+            w, h = info.current_w or 1440, info.current_h or 810
+        return max(1, min(w // CANVAS_W, h // CANVAS_H))
+
+    def auto_scale(self) -> int:
+        """The scale picked when none is asked for: one under the largest that fits (room for the
+        window's frame and the task bar), at most 3."""
+        fit = self.max_scale
+        return max(1, min(3, fit - 1 if fit > 2 else fit))
+
+    def set_scale(self, scale: int) -> None:
+        """Resize the window to ``scale`` x the canvas (0: :meth:`auto_scale`); in fullscreen it is the
+        size the window gets back when leaving it."""
+        scale = min(max(1, scale or self.auto_scale()), self.max_scale)
+        self.windowed_size = (CANVAS_W * scale, CANVAS_H * scale)
+        if self.fullscreen:
+            return
+        if not self._borderless(False):  # the same window, resized; else a new one
+            self.window = self._open(self.windowed_size)
+        self._sync()
+        self._scaled = None
 
     # -- geometry -------------------------------------------------------------------------------------
     @property

@@ -9,6 +9,7 @@ from .world import platforms_of
 
 __all__ = ["draw_debug"]
 
+PANEL_W = 196  # px, the state panel's width (every line fits inside it)
 KIND_COLORS = {1: (255, 80, 80), 2: (80, 160, 255), 3: (90, 230, 120)}
 AREA_COLORS = {"goals": (255, 214, 92), "checkpoints": (120, 230, 120), "hazards": (255, 60, 160),
                "coins": (255, 240, 140), "triggers": (180, 120, 255)}
@@ -55,32 +56,40 @@ def grid_overlay(grid) -> pygame.Surface:
     return surf
 
 
-def draw_debug(surf, session, alpha: float, cam, *, fps: float, step_ms: float, t_hz: int) -> None:
+def draw_debug(surf, session, alpha: float, view, *, fps: float, step_ms: float, t_hz: int) -> None:
     level = session.level
-    cx, cy = cam
-    surf.blit(grid_overlay(level.grid), (-cx, -cy))
+    ox, oy = view.origin
+    surf.blit(grid_overlay(level.grid), (-ox, -oy))
+
+    # a checkpoint is reached anywhere in its column: show the column, faintly
+    vh = surf.get_height()
+    for cp in level.checkpoints:
+        x0 = view.at(cp.x, 0)[0]
+        x1 = view.at(cp.x + cp.w, 0)[0]
+        if x1 >= 0 and x0 < surf.get_width():
+            column = pygame.Surface((max(1, x1 - x0), vh), pygame.SRCALPHA)
+            column.fill((*AREA_COLORS["checkpoints"], 28))
+            surf.blit(column, (x0, 0))
 
     # sensors and areas
     for attr, col in AREA_COLORS.items():
         for a in getattr(level, attr, []):
             if attr == "coins" and a.id in session.collected:
                 continue
-            rect = pygame.Rect(round(a.x) - cx, round(a.y) - cy, max(1, round(a.w)), max(1, round(a.h)))
+            rect = pygame.Rect(view.at(a.x, a.y), (max(1, round(a.w)), max(1, round(a.h))))
             pygame.draw.rect(surf, col, rect, 1)
             if attr == "triggers" and a.name:
                 ui.draw_text(surf, a.name, (rect.x + 2, rect.y + 2), col)
     for p in platforms_of(session.world):
-        px, py = p.interpolated(alpha)
-        pygame.draw.rect(surf, (255, 160, 60), (round(px) - cx, round(py) - cy, round(p.w), round(p.h)), 1)
-    rx, ry = session.respawn
-    rx, ry = round(rx) - cx, round(ry) - cy
+        pygame.draw.rect(surf, (255, 160, 60), (view.at(*p.interpolated(alpha)), (round(p.w), round(p.h))), 1)
+    rx, ry = view.at(*session.respawn)
     pygame.draw.line(surf, (120, 230, 120), (rx - 3, ry), (rx + 3, ry))
 
     pl = session.player
     x, y = pl.interpolated(alpha)
-    pygame.draw.rect(surf, (255, 255, 255), (round(x) - cx, round(y) - cy, round(pl.w), round(pl.h)), 1)
+    pygame.draw.rect(surf, (255, 255, 255), (view.at(x, y), (round(pl.w), round(pl.h))), 1)
     # velocity arrow (1 px per 10 px/s)
-    mx, my = round(x + pl.w / 2) - cx, round(y + pl.h / 2) - cy
+    mx, my = view.at(x + pl.w / 2, y + pl.h / 2)
     pygame.draw.line(surf, (255, 255, 0), (mx, my), (mx + round(pl.vx / 10), my + round(pl.vy / 10)))
 
     d = session.feel.derived
@@ -103,9 +112,10 @@ def draw_debug(surf, session, alpha: float, cam, *, fps: float, step_ms: float, 
         f"drop {getattr(pl, 'drop_left', 0)}  jumping {'yes' if getattr(pl, 'jumping', False) else 'no'}",
         f"step {session.steps}  deaths {session.deaths}  coins {session.coins}",
     ]
-    if session.message:
-        lines.append(f"trigger: {session.message[:40]}")
-    box = pygame.Surface((196, len(lines) * ui.LINE_H + 6), pygame.SRCALPHA)
+    if session.message:  # wrapped inside the box, at most three lines
+        said = ui.wrap(f"trigger: {session.message}", PANEL_W - 8)
+        lines += said[:2] + ([ui.fit(" ".join(said[2:]), PANEL_W - 8)] if len(said) > 2 else [])
+    box = pygame.Surface((PANEL_W, len(lines) * ui.LINE_H + 6), pygame.SRCALPHA)
     box.fill((0, 0, 0, 170))
     surf.blit(box, (4, 24))
     for i, line in enumerate(lines):

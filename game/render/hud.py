@@ -6,28 +6,46 @@ import pygame
 
 from .. import ui
 
-__all__ = ["draw_hud", "draw_banner", "draw_message", "message_rect", "draw_notice", "draw_notices",
-           "MESSAGE_HOLD", "MESSAGE_FADE", "NOTICE_TOP"]
+__all__ = ["draw_hud", "hud_rects", "draw_banner", "banner_rect", "draw_message", "message_rect", "draw_notice",
+           "draw_notices", "MESSAGE_HOLD", "MESSAGE_FADE", "NOTICE_TOP", "UI_SEE_THROUGH", "BANNER_ROWS"]
+
+CHIP_H = 15  # px, a HUD pill's height
+UI_SEE_THROUGH = 0.3  # opacity of a HUD pill or the banner while a coin or the player is behind it
 
 
-def _chip(surf, x, y, icon, label, align="left"):
-    w = ui.text_width(label) + (14 if icon is not None else 0) + 8
-    if align == "right":
-        x -= w
-    elif align == "center":
-        x -= w // 2
-    box = pygame.Surface((w, 15), pygame.SRCALPHA)
+def _chip_rect(x: int, y: int, label: str, icon: bool, align: str) -> pygame.Rect:
+    w = ui.text_width(label) + (14 if icon else 0) + 8
+    x -= w if align == "right" else w // 2 if align == "center" else 0
+    return pygame.Rect(x, y, w, CHIP_H)
+
+
+def _chip(surf, rect: pygame.Rect, icon, label, fade: float = 1.0):
+    w = rect.w
+    box = pygame.Surface(rect.size, pygame.SRCALPHA)
     box.fill((20, 16, 36, 150))
     box.fill((0, 0, 0, 0), (0, 0, 1, 1))
     box.fill((0, 0, 0, 0), (w - 1, 0, 1, 1))
     box.fill((0, 0, 0, 0), (0, 14, 1, 1))
     box.fill((0, 0, 0, 0), (w - 1, 14, 1, 1))
-    surf.blit(box, (x, y))
-    tx = x + 4
+    tx = 4
     if icon is not None:
-        surf.blit(icon, (tx - 3, y + 7 - icon.get_height() // 2))
+        box.blit(icon, (tx - 3, 7 - icon.get_height() // 2))
         tx += 14
-    ui.draw_text(surf, label, (tx, y + 3))
+    ui.draw_text(box, label, (tx, 3))
+    if fade < 1.0:
+        box.fill((255, 255, 255, round(255 * fade)), special_flags=pygame.BLEND_RGBA_MULT)
+    surf.blit(box, rect.topleft)
+
+
+def _hud_items(width: int, coins: int, coins_total: int, seconds: float, deaths: int):
+    return [(_chip_rect(6, 6, f"{coins}/{coins_total}", True, "left"), "coin", f"{coins}/{coins_total}"),
+            (_chip_rect(width // 2, 6, ui.format_time(seconds), False, "center"), None, ui.format_time(seconds)),
+            (_chip_rect(width - 6, 6, str(deaths), True, "right"), "skull", str(deaths))]
+
+
+def hud_rects(width: int, *, coins: int, coins_total: int, seconds: float, deaths: int) -> list[pygame.Rect]:
+    """Where :func:`draw_hud` puts its three pills (coins, time, deaths) on a canvas ``width`` px wide."""
+    return [rect for rect, _icon, _label in _hud_items(width, coins, coins_total, seconds, deaths)]
 
 
 def _skull() -> pygame.Surface:
@@ -43,27 +61,39 @@ def _skull() -> pygame.Surface:
 _SKULL = None
 
 
-def draw_hud(surf, art, *, coins: int, coins_total: int, seconds: float, deaths: int, t: float) -> None:
+def draw_hud(surf, art, *, coins: int, coins_total: int, seconds: float, deaths: int, t: float,
+             fades=(1.0, 1.0, 1.0)) -> None:
+    """Three pills along the top: coins, time, deaths. ``fades`` (0..1 each) lets the play scene make a
+    pill see-through while a coin or the player is behind it."""
     global _SKULL
     if _SKULL is None:
         _SKULL = _skull()
-    coin = art.coin[int(t * 8) % len(art.coin)] if art.coin else None
-    _chip(surf, 6, 6, coin, f"{coins}/{coins_total}")
-    _chip(surf, surf.get_width() // 2, 6, None, ui.format_time(seconds), align="center")
-    _chip(surf, surf.get_width() - 6, 6, _SKULL, str(deaths), align="right")
+    icons = {"coin": art.coin[int(t * 8) % len(art.coin)] if art.coin else None, "skull": _SKULL}
+    for (rect, icon, label), fade in zip(_hud_items(surf.get_width(), coins, coins_total, seconds, deaths),
+                                         fades, strict=True):
+        _chip(surf, rect, icons.get(icon), label, fade)
 
 
-def draw_banner(surf, title: str, age: float, duration: float = 2.4) -> None:
-    """The level title sliding in at the start of a level."""
-    if age >= duration:
-        return
-    k = min(1.0, age / 0.25, (duration - age) / 0.35)
+BANNER_DURATION = 2.4  # s the level title shows at the start of a level
+BANNER_H = 30
+BANNER_ROWS = (52, 28, 84, 116, 148)  # canvas y tried in turn for the banner, so it covers no coin
+
+
+def banner_rect(surf, title: str, y: int) -> pygame.Rect:
     w = ui.text_width(title, 2) + 24
-    y = 52
-    band = pygame.Surface((w, 30), pygame.SRCALPHA)
+    return pygame.Rect((surf.get_width() - w) // 2, y, w, BANNER_H)
+
+
+def draw_banner(surf, title: str, age: float, *, y: int = BANNER_ROWS[0], fade: float = 1.0) -> None:
+    """The level title fading in at the start of a level, its top at canvas ``y``; ``fade`` 0..1 makes it
+    see-through (something the player wants to see is behind it)."""
+    if age >= BANNER_DURATION:
+        return
+    k = min(1.0, age / 0.25, (BANNER_DURATION - age) / 0.35) * fade
+    rect = banner_rect(surf, title, y)
+    band = pygame.Surface(rect.size, pygame.SRCALPHA)
     band.fill((20, 16, 36, round(190 * k)))
-    x = (surf.get_width() - w) // 2
-    surf.blit(band, (x, y))
+    surf.blit(band, rect.topleft)
     t = ui.text(title, ui.GOLD, scale=2).copy()
     t.set_alpha(round(255 * k))
     surf.blit(t, ((surf.get_width() - t.get_width()) // 2, y + 6))

@@ -1,16 +1,20 @@
-"""The moving things of a level: player, coins, checkpoints, goal, spikes and platforms.
+"""The moving things of a level: player, coins, checkpoints, goal, spikes, platforms and their rails.
 
-Everything is drawn at ``lerp(previous, current, alpha)`` and rounded once, relative to the whole-pixel
-camera. Purely visual state (animation clocks, squash) lives in :class:`PlayerLook`.
+Everything is drawn at ``lerp(previous, current, alpha)`` and rounded once, by the camera's ``View.at``,
+from the same interpolated camera the tiles are drawn with. Purely visual state (animation clocks,
+squash) lives in :class:`PlayerLook`.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from itertools import pairwise
 
 import pygame
 
-__all__ = ["PlayerLook", "draw_level_things", "draw_player", "platforms_of", "spike_strips", "DEATH_ANIM"]
+__all__ = ["PlayerLook", "draw_level_things", "draw_player", "platforms_of", "rail_image", "spike_strips",
+           "DEATH_ANIM"]
 
 DEATH_ANIM = 0.36  # s, the death frames play once, then the player is hidden until the respawn
 
@@ -73,7 +77,7 @@ class PlayerLook:
             self.t += dt * (0.6 + min(1.0, abs(player.vx) / 150) * 0.6 if anim == "run" else 1.0)
 
 
-def draw_player(surf, art, player, look: PlayerLook, squash, alpha: float, cam) -> None:
+def draw_player(surf, art, player, look: PlayerLook, squash, alpha: float, view) -> None:
     if not look.visible:
         return
     x, y = player.interpolated(alpha)
@@ -86,8 +90,7 @@ def draw_player(surf, art, player, look: PlayerLook, squash, alpha: float, cam) 
     if abs(sx - 1) > 0.04 or abs(sy - 1) > 0.04:
         frame = pygame.transform.scale(frame, (max(1, round(fw * sx)), max(1, round(fh * sy))))
         fw, fh = frame.get_size()
-    feet_x = round(x + player.w / 2) - cam[0]
-    feet_y = round(y + player.h) - cam[1]
+    feet_x, feet_y = view.at(x + player.w / 2, y + player.h)
     surf.blit(frame, (feet_x - fw // 2, feet_y - fh))
 
 
@@ -104,21 +107,28 @@ def spike_strips(level, has_tile) -> list:
     return out
 
 
-def draw_level_things(surf, art, session, alpha: float, cam, t: float, reached: set[int],
+def draw_level_things(surf, art, session, alpha: float, view, t: float, reached: set[int],
                       spikes: list = ()) -> None:
     level = session.level
-    cx, cy = cam
     vw, vh = surf.get_size()
 
     for hz in spikes:
-        y = round(hz.y + hz.h) - 16 - cy
-        for x in range(round(hz.x), round(hz.x + hz.w), 16):
-            if -16 < x - cx < vw:
-                surf.blit(art.spike, (x - cx, y), (0, 0, min(16, round(hz.x + hz.w) - x), 16))
+        x0, y = view.at(hz.x, hz.y + hz.h - 16)
+        right = view.at(hz.x + hz.w, 0)[0]
+        for x in range(x0, right, 16):
+            if -16 < x < vw:
+                surf.blit(art.spike, (x, y), (0, 0, min(16, right - x), 16))
 
-    for platform in platforms_of(session.world):
-        px, py = platform.interpolated(alpha)
-        x0, y0 = round(px) - cx, round(py) - cy
+    platforms = platforms_of(session.world)
+    for platform in platforms:  # every rail first: a platform never passes under another one's rail
+        rail = rail_image(platform.path.points, platform.w, platform.h)
+        if rail is not None:
+            img, (rx, ry) = rail
+            x, y = view.at(rx, ry)
+            if x < vw and y < vh and x + img.get_width() > 0 and y + img.get_height() > 0:
+                surf.blit(img, (x, y))
+    for platform in platforms:
+        x0, y0 = view.at(*platform.interpolated(alpha))
         w, h = round(platform.w), round(platform.h)
         if x0 > vw or y0 > vh or x0 + w < 0 or y0 + h < 0:
             continue
@@ -127,28 +137,60 @@ def draw_level_things(surf, art, session, alpha: float, cam, t: float, reached: 
 
     for cp in level.checkpoints:
         img = art.flag_up[int(t * 6) % len(art.flag_up)] if cp.id in reached else art.flag_down
-        bx = round(cp.x + cp.w / 2) - cx
-        by = round(cp.y + cp.h) - cy
+        bx, by = view.at(cp.x + cp.w / 2, cp.y + cp.h)
         surf.blit(img, (bx - img.get_width() // 2, by - img.get_height()))
 
     for goal in level.goals:
         frames = art.goal
         img = frames[int(t * 4) % len(frames)]
-        bx = round(goal.x + goal.w / 2) - cx
-        by = round(goal.y + goal.h) - cy
+        bx, by = view.at(goal.x + goal.w / 2, goal.y + goal.h)
         surf.blit(img, (bx - img.get_width() // 2, by - img.get_height()))
 
     coin_frames = art.coin
     for coin in level.coins:
         if coin.id in session.collected:
             continue
-        mx, my = coin.x + coin.w / 2, coin.y + coin.h / 2
-        if not (-16 < mx - cx < vw + 16 and -16 < my - cy < vh + 16):
+        mx, my = view.at(coin.x + coin.w / 2, coin.y + coin.h / 2)
+        if not (-16 < mx < vw + 16 and -16 < my < vh + 16):
             continue
-        phase = t * 2.0 + mx * 0.05
+        phase = t * 2.0 + (coin.x + coin.w / 2) * 0.05
         img = coin_frames[int(phase * 4) % len(coin_frames)]
         bob = round(math.sin(phase * 1.7) * 1.5)
-        surf.blit(img, (round(mx) - cx - img.get_width() // 2, round(my) - cy - img.get_height() // 2 + bob))
+        surf.blit(img, (mx - img.get_width() // 2, my - img.get_height() // 2 + bob))
+
+
+RAIL_DARK, RAIL_STEEL, RAIL_LIGHT = (24, 20, 37), (90, 105, 136), (139, 155, 180)
+RAIL_TIE = 12  # px between the rail's rivets
+
+
+@functools.lru_cache(maxsize=64)
+def _rail(points: tuple, w: float, h: float):
+    centres = [(x + w / 2, y + h / 2) for x, y in points]
+    xs, ys = [p[0] for p in centres], [p[1] for p in centres]
+    x0, y0 = math.floor(min(xs)) - 4, math.floor(min(ys)) - 4
+    img = pygame.Surface((math.ceil(max(xs)) - x0 + 5, math.ceil(max(ys)) - y0 + 5), pygame.SRCALPHA)
+    local = [(round(x - x0), round(y - y0)) for x, y in centres]
+    pygame.draw.lines(img, RAIL_DARK, False, local, 3)
+    pygame.draw.lines(img, RAIL_STEEL, False, local, 1)
+    for (ax, ay), (bx, by) in pairwise(local):
+        n = max(1, round(math.hypot(bx - ax, by - ay) / RAIL_TIE))
+        for i in range(1, n):
+            img.fill(RAIL_LIGHT, (round(ax + (bx - ax) * i / n), round(ay + (by - ay) * i / n), 1, 1))
+    for i, c in enumerate(local):
+        end = i in (0, len(local) - 1)
+        pygame.draw.circle(img, RAIL_DARK, c, 3 if end else 2)
+        pygame.draw.circle(img, RAIL_STEEL, c, 2 if end else 1)
+        img.fill(RAIL_LIGHT, (c[0] - 1, c[1] - 1, 1, 1))
+    return img, (x0, y0)
+
+
+def rail_image(points, w: float, h: float):
+    """The track a moving platform runs along (through its centre, from end stop to end stop) as
+    ``(image, map top-left)``, drawn once per route; None for a platform that does not move."""
+    pts = tuple((float(x), float(y)) for x, y in points)
+    if len(set(pts)) < 2:
+        return None
+    return _rail(pts, float(w), float(h))
 
 
 def _draw_platform(surf, tile: pygame.Surface, x: int, y: int, w: int, h: int) -> None:

@@ -10,6 +10,9 @@ FADE_TIME = 0.22  # s out, and again in
 
 
 class Scene:
+    music: str | None = None  # the loop to play while this scene is current (None: keep what plays)
+    ducked = False  # True: the music is lowered (pause)
+
     def __init__(self, app):
         self.app = app
 

@@ -2,8 +2,12 @@
 
 ``$TILEFEEL_LEVELS_DIR`` points the game at another folder (tests, level designers' drafts).
 Levels not reached by the chain follow in file-name order, so every map in levels/ is playable. Only the
-map's ``title`` and ``next`` are read here (a cheap look at the map's properties); the full load and its
-errors happen when a level is played.
+map's ``title``, ``next`` and ``music`` are read here (a cheap look at the map's properties); the full
+load and its errors happen when a level is played.
+
+Music: the map property ``music`` names a loop of ``game.audio.LOOPS``; without one, levels take the
+loops in groups of two in play order (meadow, hills, climb), and the last level of three or more plays
+the finale. A bad name is reported in ``LevelInfo.problem`` and the default is played.
 """
 
 from __future__ import annotations
@@ -13,9 +17,11 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LevelInfo", "discover", "LEVELS_DIR", "replay_for"]
+__all__ = ["LevelInfo", "discover", "LEVELS_DIR", "replay_for", "LEVEL_MUSIC"]
 
 LEVELS_DIR = Path(__file__).resolve().parents[2] / "levels"
+LEVEL_MUSIC = ("meadow", "hills", "climb")  # loops for the levels, two levels each, then the last again
+FINALE = "finale"  # the last level's loop (of three or more levels)
 
 
 @dataclass
@@ -25,6 +31,8 @@ class LevelInfo:
     title: str
     next: str | None
     coins: int  # coins in the level (for "3/12")
+    music: str | None = None  # the map's music property, or the loop discover() picked for it
+    problem: str | None = None  # one line about a bad music property (the default plays instead)
 
     @property
     def replay(self) -> Path | None:
@@ -38,6 +46,7 @@ def replay_for(path: Path) -> Path | None:
 
 def _peek(path: Path) -> LevelInfo:
     title, nxt, coins = path.stem.replace("_", " ").lstrip("0123456789 ").title() or path.stem, None, 0
+    music = problem = None
     try:
         root = ET.parse(path).getroot()
     except (ET.ParseError, OSError):
@@ -49,10 +58,17 @@ def _peek(path: Path) -> LevelInfo:
             title = value
         elif name == "next" and value:
             nxt = Path(value).name
+        elif name == "music" and value:
+            from ..audio import LOOPS
+            if value in LOOPS:
+                music = value
+            else:
+                problem = (f"{path}: map property 'music' is {value!r}, not a loop ({', '.join(LOOPS)}); "
+                           "playing the default")
     for obj in root.iter("object"):
         if (obj.get("type") or obj.get("class") or "").lower() == "coin":
             coins += 1
-    return LevelInfo(path, path.name, title, nxt, coins)
+    return LevelInfo(path, path.name, title, nxt, coins, music, problem)
 
 
 def discover(folder: Path | None = None) -> list[LevelInfo]:
@@ -67,4 +83,8 @@ def discover(folder: Path | None = None) -> list[LevelInfo]:
         order.append(infos[name])
         name = infos[name].next
     order.extend(info for info in infos.values() if info not in order)
+    for i, info in enumerate(order):
+        if info.music is None:
+            last = len(order) >= 3 and i == len(order) - 1
+            info.music = FINALE if last else LEVEL_MUSIC[min(i // 2, len(LEVEL_MUSIC) - 1)]
     return order

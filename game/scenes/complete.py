@@ -15,6 +15,7 @@ class CompleteScene(Scene):
     def __init__(self, app, play):
         super().__init__(app)
         self.play = play
+        self.music = play.music
         s = play.session
         self.info = play.info
         self.seconds = play.seconds
@@ -28,7 +29,10 @@ class CompleteScene(Scene):
         self.next_info = app.next_level(self.info)
         if self.next_info is not None and self.is_replay and not app.is_unlocked(self.next_info):
             self.next_info = None
-        items = (["Next level"] if self.next_info else []) + ["Retry", "Level select"]
+        # the last level, finished for real, with every level done: on to the ending
+        self.ending = self.last and not self.is_replay and app.game_completed()
+        first = ["The end"] if self.ending else ["Next level"] if self.next_info else []
+        items = first + ["Retry", "Level select"]
         self.menu = ui.Menu(items, on_move=lambda: app.play_sound("menu_move"))
         self.t = 0.0
         self._veil = pygame.Surface((CANVAS_W, CANVAS_H), pygame.SRCALPHA)
@@ -50,6 +54,9 @@ class CompleteScene(Scene):
             app.play_sound("menu_confirm")
             if choice == "Next level":
                 app.start_level(self.next_info)
+            elif choice == "The end":
+                from .ending import EndingScene
+                app.scenes.switch(EndingScene(app))
             elif choice == "Retry":
                 app.start_level(self.info)
             else:
@@ -57,20 +64,25 @@ class CompleteScene(Scene):
                 app.scenes.switch(SelectScene(app, current=self.info.name))
             return
 
+    @property
+    def rows(self) -> list[tuple[str, str]]:
+        """(label, value) lines of the panel. A replay's time is not a record: "Your best" is the player's."""
+        return [("Time", ui.format_time(self.seconds)),
+                ("Coins", f"{self.coins} / {self.coins_total}"),
+                ("Deaths", str(self.deaths)),
+                ("Your best", ui.format_time(self.record.best_time))]
+
     def draw(self, canvas) -> None:
-        self.play.draw(canvas)
+        self.play.draw(canvas, overlays=False)
         canvas.blit(self._veil, (0, 0))
         w, h = 250, 124 + 13 * len(self.menu.items)
         x, y = (CANVAS_W - w) // 2, (CANVAS_H - h) // 2
         ui.panel(canvas, (x, y, w, h))
         cx = CANVAS_W // 2
-        title = "REPLAY COMPLETE" if self.is_replay else "DEMO COMPLETE!" if self.last else "LEVEL COMPLETE"
+        title = "REPLAY COMPLETE" if self.is_replay else "GAME COMPLETE!" if self.ending else "LEVEL COMPLETE"
         ui.draw_text(canvas, title, (cx, y + 9), ui.GOLD, align="center", scale=2)
         ui.draw_text(canvas, self.play.level.title or self.info.title, (cx, y + 29), ui.DIM, align="center")
-        rows = [("Time", ui.format_time(self.seconds)),
-                ("Coins", f"{self.coins} / {self.coins_total}"),
-                ("Deaths", str(self.deaths)),
-                ("Best", "replay" if self.is_replay else ui.format_time(self.record.best_time))]
+        rows = self.rows
         shown = min(len(rows), int(self.t / 0.18) + 1)
         for i, (label, value) in enumerate(rows[:shown]):
             yy = y + 46 + i * 13

@@ -1,4 +1,4 @@
-"""Pause: the frozen level behind a dimmed veil; resume, restart, level select, quit."""
+"""Pause: the frozen level behind a dimmed veil; resume, restart, level select, options, quit."""
 
 from __future__ import annotations
 
@@ -12,11 +12,14 @@ __all__ = ["PauseScene"]
 
 
 class PauseScene(Scene):
-    ITEMS = ["Resume", "Restart", "Level select", "Quit game"]
+    ITEMS = ["Resume", "Restart", "Level select", "Options", "Quit game"]
+    ducked = True
 
     def __init__(self, app, play):
         super().__init__(app)
         self.play = play
+        self.music = play.music
+        app.play_sound("pause")
         self.menu = ui.Menu(list(self.ITEMS), on_move=lambda: app.play_sound("menu_move"))
         self._veil = pygame.Surface((CANVAS_W, CANVAS_H), pygame.SRCALPHA)
         self._veil.fill((12, 8, 24, 160))
@@ -39,6 +42,9 @@ class PauseScene(Scene):
                 app.write_recording(self.play)
                 from .select import SelectScene
                 app.scenes.switch(SelectScene(app, current=self.play.info.name))
+            elif choice == "Options":
+                from .options import OptionsScene
+                app.scenes.switch(OptionsScene(app, back=self), fade=False)
             elif choice == "Quit game":
                 app.write_recording(self.play)
                 app.quit()
@@ -46,12 +52,13 @@ class PauseScene(Scene):
                 return
 
     def _resume(self) -> None:
+        self.app.play_sound("pause")
         self.app.scenes.switch(self.play, fade=False)
 
     def draw(self, canvas) -> None:
-        self.play.draw(canvas)
+        self.play.draw(canvas, overlays=False)
         canvas.blit(self._veil, (0, 0))
-        w, h = 170, 98
+        w, h = 170, 98 + 13
         x, y = (CANVAS_W - w) // 2, (CANVAS_H - h) // 2
         ui.panel(canvas, (x, y, w, h))
         ui.draw_text(canvas, "PAUSED", (CANVAS_W // 2, y + 9), ui.GOLD, align="center", scale=2)

@@ -13,17 +13,18 @@ import pygame
 
 from engine import Buttons, FixedTimestep
 
-from ..camera import Camera
+from ..camera import Camera, CameraTuning
 from ..levelfile import load_level
 from ..particles import DEATH, Particles, Squash
 from ..render.canvas import CANVAS_H, CANVAS_W
 from ..render.debug import draw_debug
-from ..render.hud import (MESSAGE_FADE, MESSAGE_HOLD, NOTICE_TOP, draw_banner, draw_hud, draw_message,
-                          message_rect)
+from ..render.hud import (BANNER_DURATION, BANNER_ROWS, MESSAGE_FADE, MESSAGE_HOLD, NOTICE_TOP, UI_SEE_THROUGH,
+                          banner_rect, draw_banner, draw_hud, draw_message, hud_rects, message_rect)
 from ..render.tilemap import MapRenderer
 from ..render.world import PlayerLook, draw_level_things, draw_player, spike_strips
 from ..session import Session
 from .base import Scene
+from .catalog import LEVEL_MUSIC
 
 __all__ = ["PlayScene", "carry_over"]
 
@@ -34,6 +35,10 @@ FINISH_DELAY = 1.4  # s of celebration before the level-complete screen
 WARP_AT = 0.35  # s after reaching the goal, the player vanishes into it
 PANEL_EASE = 8.0  # 1/s, how fast the view slides aside when the F2 panel opens or closes
 PANEL_MARGIN = 72  # px the player keeps at least right of the F2 panel (room for a leftward jump arc)
+UI_FADE_SPEED = 10.0  # 1/s, how fast a HUD pill or the banner turns see-through (and back)
+# behind the title the player is kept in the band between the logo and the menu row: standing lower than
+# in play, and followed sooner when it jumps or falls
+ATTRACT_CAMERA = CameraTuning(ground_bias=44.0, dead_up=28.0, dead_down=52.0, fall_look=12.0, sky=64.0)
 
 
 class PlayScene(Scene):
@@ -43,6 +48,7 @@ class PlayScene(Scene):
         self.attract = attract
         self.replay = replay
         self.replay_i = 0
+        self.music = getattr(info, "music", None) or LEVEL_MUSIC[0]
         self.level = load_level(info.path, images=True)  # LevelError: the caller shows it
         self._start(Session(self.level, app.feel))
 
@@ -50,7 +56,8 @@ class PlayScene(Scene):
         self.session = session
         self.renderer = MapRenderer(self.level, self.app.art)
         self.spikes = spike_strips(self.level, self.renderer.has_tile)
-        self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height)
+        self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height,
+                             ATTRACT_CAMERA if self.attract else None)
         p = session.player
         self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
         hz = session.feel.physics.hz
@@ -67,8 +74,13 @@ class PlayScene(Scene):
         self.msg_age = 0.0  # s since it appeared
         self.msg_left = 0.0  # s since the player left its trigger (0 while inside)
         self.view_shift = 0.0  # px the view is slid right of the camera (F2 panel open), eased
+        # HUD pills and the level banner turn see-through while a coin or the player is behind them
+        self.hud_fades, self.hud_want = [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]
+        self.banner_fade = self.banner_want = 1.0
+        self.banner_y: int | None = None  # canvas y picked for the banner on its first frame
         self.step_ms = 0.0
         self._collected = set(session.collected)
+        self._counted = (session.steps, session.deaths)  # already added to the game's totals
         self._was_ground = p.on_ground
         self._fall_speed = 0.0
 
@@ -78,6 +90,16 @@ class PlayScene(Scene):
 
     def leave(self) -> None:
         self.app.write_recording(self)
+        self.count_play()
+
+    def count_play(self) -> None:
+        """Add the time and deaths since the last count to the game's totals (a replay is not play)."""
+        if self.attract or self.replay is not None:
+            return
+        s = self.session
+        steps, deaths = s.steps - self._counted[0], s.deaths - self._counted[1]
+        self._counted = (s.steps, s.deaths)
+        self.app.count_play(steps / self.clock.hz, deaths)
 
     def handle_event(self, event) -> bool:
         if self.attract:
@@ -158,7 +180,7 @@ class PlayScene(Scene):
                 self.particles.run_dust(p.x + p.w / 2, p.y + p.h, 1 if p.vx > 0 else -1)
         for ev in events:
             self.on_event(ev, vy_before)
-        if s.message:  # sampled every step, so a sign only brushed in mid-jump still shows
+        if s.message and not s.completed:  # sampled every step, so a sign only brushed in mid-jump shows
             self.show_message(s.message)
 
     def show_message(self, message: str) -> None:
@@ -217,11 +239,14 @@ class PlayScene(Scene):
             self.squash.land(0.8)
             self.iris = ("open", 0.0, *mid)
             fx.ring(*mid, n=14)
+            sfx("respawn")
         elif kind == "goal":
             self.squash.jump()
             for i in range(4):
                 fx.sparkle(mid[0], mid[1] - 4 * i, 12)
             self.finish_t = 0.0
+            if self.msg is not None:  # a sign at the goal fades out during the celebration
+                self.msg_left = max(self.msg_left, MESSAGE_HOLD)
             sfx("goal")
             if not self.attract and self.replay is None:  # a replay is not the player's progress
                 self.app.level_completed(self)
@@ -238,20 +263,23 @@ class PlayScene(Scene):
             mode, age, x, y = self.iris
             age += dt
             self.iris = None if mode == "open" and age >= IRIS_OPEN else (mode, age, x, y)
-        if self.session.message:
+        if self.session.message and not self.session.completed:
             self.show_message(self.session.message)
         elif self.msg is not None:
             self.msg_left += dt
             if self.msg_left >= MESSAGE_HOLD + MESSAGE_FADE:
                 self.msg = None
         self.msg_age += dt
+        k = 1.0 - math.exp(-UI_FADE_SPEED * dt)
+        self.hud_fades = [f + (w - f) * k for f, w in zip(self.hud_fades, self.hud_want, strict=True)]
+        self.banner_fade += (self.banner_want - self.banner_fade) * k
         panel = None if self.attract else self.app.tuning
         want = 0.0
         if panel is not None and panel.visible:
             # slide the view right so the player sits in the uncovered part; more where the camera is
             # held by the map's left edge (level start), so the player is never left under the panel
             p = self.session.player
-            on_screen = p.x + p.w / 2 - self.camera.view(self.clock.alpha)[0]
+            on_screen = p.x + p.w / 2 - self.camera.view(self.clock.alpha).x
             want = max(panel.view_shift, panel.free_left + PANEL_MARGIN - on_screen)
         self.view_shift += (want - self.view_shift) * (1.0 - math.exp(-PANEL_EASE * dt))
         if abs(want - self.view_shift) < 0.5:
@@ -306,34 +334,63 @@ class PlayScene(Scene):
         app.notice(f"reloaded {level.name} and the feel file")
 
     # -- drawing --------------------------------------------------------------------------------------
-    def draw(self, canvas: pygame.Surface) -> None:
+    def draw(self, canvas: pygame.Surface, overlays: bool = True) -> None:
+        """The level, the HUD and (``overlays``) the level banner and a sign's message: a pause or
+        level-complete panel draws the level without them, as they would sit behind it."""
         alpha = self.clock.alpha
-        cam = self.camera.view(alpha)
+        view = self.camera.view(alpha)
         if self.view_shift:  # the F2 panel covers the left: show the player in the part right of it
-            cam = (cam[0] - round(self.view_shift), cam[1])
+            view = view.shifted(round(self.view_shift))
+        cam = view.origin
         s = self.session
 
         def things(surf):
-            draw_level_things(surf, self.app.art, s, alpha, cam, self.t, self.reached, self.spikes)
+            draw_level_things(surf, self.app.art, s, alpha, view, self.t, self.reached, self.spikes)
             if self.look.visible:
-                draw_player(surf, self.app.art, s.player, self.look, self.squash, alpha, cam)
+                draw_player(surf, self.app.art, s.player, self.look, self.squash, alpha, view)
             self.particles.draw(surf, *cam, self.app.art.dust)
 
         self.renderer.draw(canvas, cam[0], cam[1], self.t, things)
         if self.iris is not None:
-            self._draw_iris(canvas, cam)
+            self._draw_iris(canvas, view)
         if self.attract:
             return
         app = self.app
         if app.debug:
-            draw_debug(canvas, s, alpha, cam, fps=app.fps, step_ms=self.step_ms, t_hz=self.clock.hz)
-        draw_hud(canvas, app.art, coins=s.coins, coins_total=len(self.level.coins), seconds=self.seconds,
-                 deaths=s.deaths, t=self.t)
-        draw_banner(canvas, self.level.title or self.info.title, self.t)
-        if self.msg:
+            draw_debug(canvas, s, alpha, view, fps=app.fps, step_ms=self.step_ms, t_hz=self.clock.hz)
+        seen = self.seen_rects(view, alpha)
+        stats = dict(coins=s.coins, coins_total=len(self.level.coins), seconds=self.seconds, deaths=s.deaths)
+        self.hud_want = [UI_SEE_THROUGH if r.collidelist(seen) >= 0 else 1.0 for r in hud_rects(CANVAS_W, **stats)]
+        draw_hud(canvas, app.art, t=self.t, fades=self.hud_fades, **stats)
+        if overlays and self.t < BANNER_DURATION:
+            title = self.level.title or self.info.title
+            if self.banner_y is None:  # the first row where it hides no coin and not the player
+                self.banner_y = next((y for y in BANNER_ROWS if banner_rect(canvas, title, y).collidelist(seen) < 0),
+                                     BANNER_ROWS[0])
+            self.banner_want = UI_SEE_THROUGH if banner_rect(canvas, title, self.banner_y).collidelist(seen) >= 0 \
+                else 1.0
+            draw_banner(canvas, title, self.t, y=self.banner_y, fade=self.banner_fade)
+        if overlays and self.msg:
             draw_message(canvas, self.msg, self.msg_age, fade=self.message_fade, **self._message_place())
         if app.tuning is not None:
-            app.tuning.draw(canvas, cam)
+            app.tuning.draw(canvas, view)
+
+    def seen_rects(self, view, alpha: float) -> list[pygame.Rect]:
+        """Canvas rects of what the HUD and the banner must not hide: coins still to collect and the
+        player (a little larger than their sprites, for the coins' bob and the player's squash)."""
+        s = self.session
+        out = []
+        for c in s.level.coins:
+            if c.id not in s.collected:
+                x, y = view.at(c.x + c.w / 2, c.y + c.h / 2)
+                if -8 < x < CANVAS_W + 8 and -8 < y < CANVAS_H + 8:
+                    out.append(pygame.Rect(x - 8, y - 9, 16, 18))
+        if self.look.visible:
+            p = s.player
+            px, py = p.interpolated(alpha)
+            x, y = view.at(px + p.w / 2, py + p.h)
+            out.append(pygame.Rect(x - 9, y - 24, 18, 24))
+        return out
 
     # -- where the app puts its notices (game.app.App.draw) ---------------------------------------------
     def notice_span(self) -> tuple[int, int]:
@@ -369,7 +426,7 @@ class PlayScene(Scene):
             out.append((self.app.feel_error, True))
         return out
 
-    def _draw_iris(self, canvas, cam) -> None:
+    def _draw_iris(self, canvas, view) -> None:
         mode, age, x, y = self.iris
         if mode == "close":
             k = max(0.0, 1.0 - age / IRIS_CLOSE)
@@ -379,7 +436,7 @@ class PlayScene(Scene):
         shade = pygame.Surface(canvas.get_size(), pygame.SRCALPHA)
         shade.fill((12, 8, 20, 255))
         if r > 0:
-            pygame.draw.circle(shade, (0, 0, 0, 0), (round(x) - cam[0], round(y) - cam[1]), r)
+            pygame.draw.circle(shade, (0, 0, 0, 0), view.at(x, y), r)
         canvas.blit(shade, (0, 0))
 
 

@@ -23,6 +23,8 @@ def _lock() -> pygame.Surface:
 
 
 class SelectScene(Scene):
+    music = "title"
+
     def __init__(self, app, current: str | None = None):
         super().__init__(app)
         self.levels = app.levels
@@ -60,11 +62,7 @@ class SelectScene(Scene):
         self.top = min(max(self.top, self.index - VISIBLE + 1), self.index)
 
     def draw(self, canvas) -> None:
-        canvas.fill((26, 22, 46))
-        # a soft diagonal pattern so the screen isn't flat
-        for i in range(-CANVAS_H, CANVAS_W, 24):
-            x = i + int(self.t * 8) % 24
-            pygame.draw.line(canvas, (32, 28, 56), (x, 0), (x + CANVAS_H, CANVAS_H), 6)
+        ui.menu_backdrop(canvas, self.t)
         ui.draw_text(canvas, "SELECT LEVEL", (CANVAS_W // 2, 14), ui.GOLD, align="center", scale=2)
         if not self.levels:
             ui.draw_text(canvas, "No levels found in levels/", (CANVAS_W // 2, 120), ui.INK, align="center")

@@ -1,4 +1,4 @@
-"""Title: the first level's replay plays behind the logo and the menu (attract mode)."""
+"""Title: the first level's replay plays between the logo and the menu row (attract mode)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,25 @@ from .base import Scene
 __all__ = ["TitleScene", "GAME_TITLE"]
 
 GAME_TITLE = "TILEFEEL"
-MENU_HALO = 14  # px of soft shadow around the menu box
+MENU_TOP = 226  # canvas y of the menu row: a band at the bottom, under the demo player
+MENU_BAND = pygame.Rect(0, MENU_TOP - 8, CANVAS_W, 26)  # the dark strip the menu sits on
+LOGO_BOTTOM = 78  # the logo and its tag line end here; the demo plays between this and the menu band
 
 
 class TitleScene(Scene):
+    music = "title"
+
     def __init__(self, app):
         super().__init__(app)
-        self.menu = ui.Menu(["Play", "Levels", "Quit"], on_move=lambda: app.play_sound("menu_move"))
+        items = ["Play", "Levels", "Options"] + (["Credits"] if app.game_completed() else []) + ["Quit"]
+        self.menu = ui.Menu(items, on_move=lambda: app.play_sound("menu_move"), horizontal=True)
         self.t = 0.0
         self.attract = app.make_attract()
-        self._menu_box = _menu_backdrop(112, 56)
+        self._band = _band()
         self._veil = pygame.Surface((CANVAS_W, CANVAS_H), pygame.SRCALPHA)
-        for y in range(CANVAS_H):  # darker at the bottom where the menu sits
-            a = 70 + round(110 * (y / CANVAS_H) ** 1.5)
-            self._veil.fill((14, 10, 30, a), (0, y, CANVAS_W, 1))
+        for y in range(CANVAS_H):  # darker under the logo and at the bottom, clear where the demo runs
+            k = max(0.0, 1 - y / LOGO_BOTTOM) ** 1.5 + max(0.0, (y - 150) / (CANVAS_H - 150)) ** 2
+            self._veil.fill((14, 10, 30, round(60 + 110 * min(1.0, k))), (0, y, CANVAS_W, 1))
 
     def update(self, dt: float, actions: list[str]) -> None:
         self.t += dt
@@ -53,6 +58,12 @@ class TitleScene(Scene):
             elif choice == "Levels":
                 from .select import SelectScene
                 app.scenes.switch(SelectScene(app))
+            elif choice == "Options":
+                from .options import OptionsScene
+                app.scenes.switch(OptionsScene(app))
+            elif choice == "Credits":
+                from .ending import EndingScene
+                app.scenes.switch(EndingScene(app))
             elif choice == "Quit":
                 app.quit()
             if choice:
@@ -66,25 +77,22 @@ class TitleScene(Scene):
         canvas.blit(self._veil, (0, 0))
         cx = CANVAS_W // 2
         bob = round(math.sin(self.t * 2.0) * 2)
-        _outlined(canvas, GAME_TITLE, cx, 46 + bob)
-        ui.draw_text(canvas, "a tiny platformer about good jumps", (cx, 86), ui.INK, align="center")
-        canvas.blit(self._menu_box, (cx - self._menu_box.get_width() // 2, 142 - MENU_HALO))
-        self.menu.draw(canvas, cx, 150, spacing=15)
+        _outlined(canvas, GAME_TITLE, cx, 30 + bob)
+        ui.draw_text(canvas, "a tiny platformer about good jumps", (cx, 70), ui.INK, align="center")
+        canvas.blit(self._band, MENU_BAND.topleft)
+        self.menu.draw(canvas, cx, MENU_TOP)
         ui.draw_text(canvas, "Arrows/WASD move   Space/Z jump   Esc pause   F11 fullscreen",
-                     (cx, CANVAS_H - 16), ui.DIM, align="center")
+                     (cx, CANVAS_H - 14), ui.DIM, align="center")
 
 
-def _menu_backdrop(w: int, h: int) -> pygame.Surface:
-    """The menu's box: nearly opaque, inside a soft dark halo that fades out over ``MENU_HALO`` px, so
-    the attract mode's coins, signs and player never show through the menu text."""
-    m = MENU_HALO
-    surf = pygame.Surface((w + 2 * m, h + 2 * m), pygame.SRCALPHA)
-    for i in range(m, 0, -1):  # outermost first; each ring replaces the one before inside it
-        a = round(120 * (1 - i / (m + 1)) ** 2)
-        pygame.draw.rect(surf, (14, 10, 30, a), (m - i, m - i, w + 2 * i, h + 2 * i), border_radius=i + 2)
-    box = pygame.Rect(m, m, w, h)
-    pygame.draw.rect(surf, (14, 10, 30, 228), box, border_radius=2)
-    pygame.draw.rect(surf, (86, 76, 128, 235), box, 1, border_radius=2)
+def _band() -> pygame.Surface:
+    """The menu's strip across the screen: nearly opaque, fading out at its top and bottom edges, so the
+    demo's coins and signs never show through the menu text."""
+    surf = pygame.Surface(MENU_BAND.size, pygame.SRCALPHA)
+    h = MENU_BAND.h
+    for y in range(h):
+        edge = min(y, h - 1 - y)
+        surf.fill((14, 10, 30, min(225, 60 + 40 * edge)), (0, y, MENU_BAND.w, 1))
     return surf
 
 

@@ -3,6 +3,7 @@ Tiled (project classes and property types match), and each one's replay (levels/
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -65,6 +66,37 @@ def test_level_has_parallax_backgrounds_and_decoration_layers(path):
     assert len(tile_layers) >= 3, tile_layers  # background, terrain, foreground
 
 
+@pytest.fixture(scope="module")
+def make_levels():
+    spec = importlib.util.spec_from_file_location("make_levels", ROOT / "tools" / "make_levels.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while the file runs
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        del sys.modules[spec.name]
+    return mod
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_only_true_foreground_is_drawn_over_the_player(path, make_levels):
+    """The game draws its sprites where the first object layer sits: tile layers above it cover the hero.
+    Those may hold only what the hero passes behind (grass tufts, flowers, vines, water); signposts,
+    fences, bushes and rocks stand behind the hero, in a layer below the objects."""
+    gen = make_levels
+    root = ET.parse(path).getroot()
+    over, under = set(), set()
+    seen_objects = False
+    for node in root:
+        if node.tag == "objectgroup":
+            seen_objects = True
+        elif node.tag == "layer":
+            ids = {int(v) - 1 for v in node.find("data").text.replace("\n", "").split(",") if int(v)}
+            (over if seen_objects else under).update(ids)
+    assert over <= gen.FOREGROUND, f"props drawn over the player: tile ids {sorted(over - gen.FOREGROUND)}"
+    assert gen.SIGN in under  # every level has signposts, and they stand behind the hero
+
+
 def test_next_chain_visits_every_level(loaded):
     names = [p.name for p in FILES]
     seen = []
@@ -121,13 +153,19 @@ def test_replay_completes_the_level(path, loaded):
     replay = replay_of(path)
     assert replay.is_file(), f"no replay {replay}; make one with tools/find_replay.py"
     steps = parse_script(replay.read_text(), str(replay))
-    session = Session(loaded[path.name])
+    level = loaded[path.name]
+    session = Session(level)
+    lo = hi = session.player.x
     for buttons in steps:
         session.step(buttons)
+        lo, hi = min(lo, session.player.x), max(hi, session.player.x + session.player.w)
         if session.completed:
             break
     assert session.completed, f"{replay.name} ends at {session.player.x:.0f},{session.player.y:.0f}"
-    assert session.coins >= len(loaded[path.name].coins) // 2  # attract mode: it plays for coins too
+    assert session.coins >= len(level.coins) // 2  # attract mode: it plays for coins too
+    passed = {cp.name for cp in level.checkpoints if lo < cp.x and cp.x + cp.w < hi}
+    reached = {e.name for e in session.events if e.type == "checkpoint"}
+    assert passed <= reached, f"{replay.name} passes flags {sorted(passed - reached)} without reaching them"
 
 
 @pytest.mark.parametrize("level", FILES, ids=lambda p: p.stem)

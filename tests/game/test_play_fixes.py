@@ -185,7 +185,7 @@ def test_panel_slides_the_view_so_player_and_arcs_are_beside_it(app):
     settled = play.view_shift
     tick(app, frames=5)
     assert play.view_shift == settled
-    cam_x = play.camera.view()[0] - round(play.view_shift)
+    cam_x = play.camera.view().x - round(play.view_shift)
     p = play.session.player
     assert p.x - cam_x > PANEL.right + 20  # the player is right of the panel
     held, tapped = predict_arcs(play.session.world, p)
@@ -260,25 +260,25 @@ def test_replay_complete_screen_says_replay_and_offers_no_locked_level(levels):
         assert isinstance(done, CompleteScene) and done.is_replay
         assert "Next level" not in done.menu.items  # 02 is still locked: a replay unlocks nothing
         assert not a.is_unlocked(a.levels[1])
-        tick(a, dt=0.2, frames=5)  # draws "replay" where the best time goes
+        tick(a, dt=0.2, frames=5)  # draws the player's own best time, not the replay's
         a.progress.unlocked.add(a.levels[1].name)
         assert "Next level" in CompleteScene(a, play).menu.items
     finally:
         a.close()
 
 
-# -- 10. the title menu box ---------------------------------------------------------------------------
+# -- 10. the title menu band ---------------------------------------------------------------------------
 
-def test_title_menu_box_is_nearly_opaque_with_a_soft_edge(levels):
+def test_title_menu_band_is_nearly_opaque_with_a_soft_edge(levels):
     a = App(_args())
     assert a.start() is None
     try:
         title = a.scenes.current
         assert isinstance(title, TitleScene)
-        box = title._menu_box
-        w, h = box.get_size()
-        assert box.get_at((w // 2, h // 2)).a >= 220
-        assert 0 < box.get_at((3, h // 2)).a < 100  # the halo fades out toward the edge
+        band = title._band
+        w, h = band.get_size()
+        assert band.get_at((w // 2, h // 2)).a >= 220
+        assert 0 < band.get_at((w // 2, 0)).a < 100  # it fades out toward its edges
     finally:
         a.close()
 

@@ -13,7 +13,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game import ui  # noqa: E402
-from game.camera import Camera  # noqa: E402
+from game.camera import Camera, View  # noqa: E402
 from game.levelfile import load_level  # noqa: E402
 from game.particles import Particles, Squash  # noqa: E402
 from game.render.canvas import CANVAS_H, CANVAS_W, Screen  # noqa: E402
@@ -133,7 +133,7 @@ def test_screen_scales_by_whole_numbers_and_letterboxes():
 def test_camera_dead_zone_clamp_and_whole_pixels():
     cam = Camera(480, 270, 2000, 600)
     cam.snap(100, 400)
-    assert cam.view() == (0, cam.view()[1])  # clamped at the left edge
+    assert cam.view().x == 0  # clamped at the left edge
     cam.snap(1000, 300)
     x0 = cam.x
     cam.update(1 / 60, 1005, 300, 0, 0, True)  # inside the dead zone: no horizontal move
@@ -141,17 +141,17 @@ def test_camera_dead_zone_clamp_and_whole_pixels():
     for _ in range(200):
         cam.update(1 / 60, 1300, 300, 150, 0, True)
     assert cam.x > x0 + 100
-    vx, vy = cam.view(0.37)
+    vx, vy = cam.view(0.37).origin
     assert isinstance(vx, int) and isinstance(vy, int)
     for _ in range(400):
         cam.update(1 / 60, 1990, 590, 150, 0, True)
-    assert cam.view() == (2000 - 480, 600 - 270)
+    assert cam.view().origin == (2000 - 480, 600 - 270)
 
 
 def test_camera_centres_a_small_map():
     cam = Camera(480, 270, 320, 160)
     cam.snap(10, 10)
-    assert cam.view() == (-80, -55)
+    assert cam.view().origin == (-80, -55)
 
 
 def test_pixel_font_widths_and_wrapping(display):
@@ -196,7 +196,7 @@ def test_player_is_drawn_at_the_interpolated_position(display):
     boxes = []
     for alpha in (0.0, 0.5, 1.0):
         surf = pygame.Surface((200, 100), pygame.SRCALPHA)
-        draw_player(surf, art, p, look, sq, alpha, (0, 0))
+        draw_player(surf, art, p, look, sq, alpha, View(0.0, 0.0))
         boxes.append(surf.get_bounding_rect())
     assert boxes[1].x - boxes[0].x == 5 and boxes[2].x - boxes[0].x == 10
     assert boxes[0].bottom == 64  # feet on the box's bottom edge
@@ -225,3 +225,57 @@ def test_player_sprite_eases_over_a_step_pop_but_follows_slopes_exactly():
     p.y -= 200  # a respawn is not smoothed
     look.update(1 / 60, p)
     assert look.step_offset == 0.0
+
+
+def test_the_hero_stands_in_front_of_a_signpost(display):
+    """A shipped level: the hero drawn at a signpost shows every one of its pixels (props are behind)."""
+    from engine import Character
+
+    from game.camera import View
+    from game.render.sprites import Art
+    from game.render.world import PlayerLook, draw_player
+
+    if pygame.display.get_surface() is None:  # another test here may have closed the display
+        pygame.display.init()
+        pygame.display.set_mode((1, 1))
+    level = load_level(Path(__file__).resolve().parents[2] / "levels" / "01_first_steps.tmx", images=True)
+    sign = next(t for t in level.triggers if t.props.get("message"))
+    hero = Character(sign.x + sign.w / 2 - 5, sign.y + sign.h - 14, 10, 14)
+    art, look, sq = Art(), PlayerLook(), Squash()
+    view = View(hero.x - 100.0, hero.y - 100.0)
+    alone = pygame.Surface((200, 150), pygame.SRCALPHA)
+    draw_player(alone, art, hero, look, sq, 1.0, view)
+    scene = pygame.Surface((200, 150))
+    MapRenderer(level, art).draw(scene, *view.origin, 0.0,
+                                 lambda surf: draw_player(surf, art, hero, look, sq, 1.0, view))
+    box = alone.get_bounding_rect()
+    covered = [(x, y) for x in range(box.left, box.right) for y in range(box.top, box.bottom)
+               if alone.get_at((x, y)).a == 255 and scene.get_at((x, y))[:3] != alone.get_at((x, y))[:3]]
+    assert box.w > 5 and not covered, f"{len(covered)} hero pixels drawn over"
+
+
+def test_moving_platforms_have_a_rail_along_their_route_and_none_when_still():
+    from game.render.world import rail_image
+
+    assert rail_image([(100.0, 50.0)], 48, 8) is None
+    assert rail_image([(100.0, 50.0), (100.0, 50.0)], 48, 8) is None
+    img, (x0, y0) = rail_image([(100.0, 50.0), (244.0, 50.0), (244.0, -30.0)], 48, 8)
+    # through the platform's centre, from the first end stop to the last, with a few px for the stops
+    assert x0 <= 124 - 3 and x0 + img.get_width() >= 268 + 3
+    assert y0 <= -26 - 3 and y0 + img.get_height() >= 54 + 3
+    assert img.get_at((124 - x0, 54 - y0)).a == 255 and img.get_at((200 - x0, 54 - y0)).a == 255
+    assert img.get_at((200 - x0, 20 - y0)).a == 0  # nothing off the route
+    assert rail_image([(100.0, 50.0), (244.0, 50.0)], 48, 8)[0] is rail_image([(100, 50), (244, 50)], 48, 8)[0]
+
+
+def test_moving_platforms_do_not_look_like_the_static_planks(display):
+    """The one-way moving platform's middle piece against the tileset's plank middle (tile 37)."""
+    from game.render.sprites import Art
+
+    art = Art()
+    tiles = pygame.image.load(str(Path(__file__).resolve().parents[2] / "assets" / "tiles.png"))
+    columns = tiles.get_width() // 16
+    plank = tiles.subsurface(((37 % columns) * 16, (37 // columns) * 16, 16, 8))
+    moving = art.platform_one_way.subsurface((16, 0, 16, 8))
+    differ = sum(1 for x in range(16) for y in range(8) if plank.get_at((x, y)) != moving.get_at((x, y)))
+    assert differ > 64, f"only {differ} of 128 pixels differ"

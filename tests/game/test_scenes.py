@@ -266,3 +266,239 @@ def test_headless_replay_without_levels_says_so(capsys):
     from engine import FeelConfig
     assert headless_replay([], FeelConfig()) == 0
     assert "no level" in capsys.readouterr().out
+
+
+# -- music and sounds: what plays when (a fake mixer records it) -------------------------------------------
+
+class FakeAudio:
+    """Records what the game asks the audio for."""
+
+    def __init__(self):
+        self.sounds: list[str] = []
+        self.music: str | None = None
+        self.tracks: list[str | None] = []
+        self.ducked = False
+        self.volumes = (0.7, 0.8)
+        self.muted = False
+
+    def play(self, name):
+        from game.audio import NAMES
+        assert name in NAMES, name
+        self.sounds.append(name)
+
+    def play_music(self, name):
+        if name != self.music:
+            self.music = name
+            self.tracks.append(name)
+
+    def duck(self, on):
+        self.ducked = bool(on)
+
+    def set_volumes(self, music=None, effects=None):
+        self.volumes = (self.volumes[0] if music is None else music, self.volumes[1] if effects is None else effects)
+
+    def toggle_mute(self):
+        self.muted = not self.muted
+        return self.muted
+
+
+def frame(app, actions=(), dt=1 / 60, frames=1):
+    """tick() plus the app's music sync, as App.frame does."""
+    for _ in range(frames):
+        tick(app, actions, dt=dt)
+        app.sync_music()
+        actions = ()
+
+
+def test_music_follows_the_scenes_and_every_sound_is_used(app):
+    fake = app.audio = FakeAudio()
+    frame(app)
+    assert fake.tracks == ["title"]
+    app.start_level(app.levels[0], fade=False)
+    frame(app)
+    play = app.scenes.current
+    assert fake.music == play.music == app.levels[0].music == "meadow" and not fake.ducked
+    frame(app, ["pause"])
+    assert isinstance(app.scenes.current, PauseScene) and fake.ducked and fake.music == "meadow"
+    frame(app, ["pause"])  # resume
+    assert app.scenes.current is play and not fake.ducked
+    assert fake.sounds.count("pause") == 2  # opening and closing the pause menu
+    spikes = play.level.hazards[0]
+    play.session.player.teleport(spikes.x + 4, spikes.y - 10)
+    frame(app, frames=40)
+    assert fake.sounds.index("death") < fake.sounds.index("respawn")
+    goal = play.level.goals[0]
+    play.session.player.teleport(goal.x + 2, goal.y + goal.h - 14)
+    frame(app, frames=3)
+    assert "goal" in fake.sounds
+    frame(app, dt=0.1, frames=int(FINISH_DELAY / 0.1) + 6)
+    assert isinstance(app.scenes.current, CompleteScene) and fake.music == "meadow"
+    from game.audio import NAMES
+    unused = set(NAMES) - set(fake.sounds) - {"coin", "checkpoint", "jump", "land", "menu_move", "menu_confirm"}
+    assert not unused, f"sounds built but never played: {unused}"
+
+
+def test_levels_take_their_music_by_group_or_from_the_map(tmp_path, monkeypatch):
+    from game.audio import LOOPS
+    folder = tmp_path / "many"
+    folder.mkdir()
+    shutil.copy(MAPS / "test_tiles.tsx", folder)
+    shutil.copy(MAPS / "test_tiles.png", folder)
+    names = [f"0{i}_l.tmx" for i in range(1, 6)]
+    for i, name in enumerate(names):
+        (folder / name).write_text(_level(f"L{i}", names[i + 1] if i + 1 < len(names) else None))
+    infos = discover(folder)
+    assert [i.music for i in infos] == ["meadow", "meadow", "hills", "hills", "finale"]
+    assert all(i.music in LOOPS for i in infos)
+    text = _level("Sky", None).replace('<properties>', '<properties><property name="music" value="climb"/>')
+    (folder / "05_l.tmx").write_text(text)
+    assert discover(folder)[-1].music == "climb"
+    (folder / "05_l.tmx").write_text(text.replace('"climb"', '"jazz"'))
+    last = discover(folder)[-1]
+    assert last.music == "finale" and "map property 'music' is 'jazz'" in last.problem
+    assert "\n" not in last.problem and "05_l.tmx" in last.problem
+
+
+def test_title_demo_player_stays_between_the_logo_and_the_menu(monkeypatch, tmp_path):
+    """The shipped first level's replay behind the title: the player is never under the menu row."""
+    from game.scenes.title import LOGO_BOTTOM, MENU_BAND
+    monkeypatch.delenv("TILEFEEL_LEVELS_DIR", raising=False)
+    monkeypatch.setenv("TILEFEEL_DATA_DIR", str(tmp_path / "data"))
+    a = App(_args())
+    assert a.start() is None
+    try:
+        title = a.scenes.current
+        demo = title.attract
+        assert demo is not None and demo.replay
+        seen = 0
+        for _ in range(len(demo.replay) + 60):
+            title.update(1 / 60, [])
+            if not demo.look.visible:
+                continue
+            p = demo.session.player
+            px, py = p.interpolated(demo.clock.alpha)
+            x, feet = demo.camera.view(demo.clock.alpha).at(px + p.w / 2, py + p.h)
+            sprite = pygame.Rect(x - 8, feet - 20, 16, 20)
+            assert not sprite.colliderect(MENU_BAND), f"hidden by the menu at {demo.session.steps}"
+            assert sprite.top >= LOGO_BOTTOM - 2, f"under the tag line at {demo.session.steps}"
+            seen += 1
+        assert seen > len(demo.replay) * 0.9
+    finally:
+        a.close()
+
+
+def test_title_menu_is_a_row_and_offers_options_and_credits_once_the_game_is_done(app):
+    title = app.scenes.current
+    assert title.menu.horizontal and title.menu.items == ["Play", "Levels", "Options", "Quit"]
+    for info in app.levels:
+        app.progress.complete(info.name, 10.0, 1, 0, None)
+    again = TitleScene(app)
+    assert again.menu.items == ["Play", "Levels", "Options", "Credits", "Quit"]
+
+
+# -- options --------------------------------------------------------------------------------------------
+
+def test_options_change_volumes_at_once_and_are_saved_on_leaving(app, levels):
+    from game.scenes.options import OptionsScene
+    fake = app.audio = FakeAudio()
+    frame(app, ["right"])
+    frame(app, ["right"])
+    frame(app, ["confirm"])  # Options
+    settle(app)
+    opts = app.scenes.current
+    assert isinstance(opts, OptionsScene)
+    frame(app, ["left"])  # music 7 -> 6
+    assert fake.volumes[0] == pytest.approx(0.6)
+    frame(app, ["down"])
+    frame(app, ["right"])  # effects 8 -> 9, with a sample to hear it
+    assert fake.volumes[1] == pytest.approx(0.9) and fake.sounds[-1] == "coin"
+    frame(app, ["down"])
+    frame(app, ["right"])  # window scale auto -> 1x
+    assert app.screen.window.get_size() == (480, 270)
+    frame(app, ["right"])  # 2x
+    assert app.screen.window.get_size() == (960, 540)
+    frame(app, ["down"])
+    frame(app, ["down"])
+    frame(app, ["confirm"])  # Controls
+    assert opts.page == "controls"
+    frame(app, ["back"])
+    frame(app, ["back"])  # leave: saved
+    settle(app)
+    assert isinstance(app.scenes.current, TitleScene)
+    saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
+    assert saved["options"] == {"music": 6, "effects": 9, "scale": 2, "fullscreen": False}
+    b = App(_args(scale=None))
+    assert b.start() is None
+    try:
+        assert b.options.music == 6 and b.screen.window.get_size() == (960, 540)
+    finally:
+        b.close()
+
+
+def test_options_from_the_pause_menu_return_to_it(app):
+    from game.scenes.options import OptionsScene
+    app.start_level(app.levels[0], fade=False)
+    tick(app, ["pause"])
+    pause = app.scenes.current
+    for _ in range(3):
+        tick(app, ["down"])
+    tick(app, ["confirm"])
+    assert isinstance(app.scenes.current, OptionsScene) and app.scenes.current.ducked
+    tick(app, ["back"])
+    assert app.scenes.current is pause
+
+
+def test_the_bindings_page_lists_keys_and_pad_buttons(app):
+    from game.scenes.options import binding_rows
+    rows = {label: (keys, pad) for label, keys, pad in binding_rows(app.input.bindings)}
+    assert rows["Jump"] == ("Space / Z / K", "A")
+    assert rows["Move left"] == ("Left / A", "D-pad left")
+    assert rows["Confirm"][0] == "Return (or jump)"
+
+
+# -- the ending -----------------------------------------------------------------------------------------
+
+def test_finishing_the_last_level_leads_to_the_ending_with_totals(app):
+    from game.scenes.ending import EndingScene, game_totals
+    fake = app.audio = FakeAudio()
+    app.progress.complete(app.levels[0].name, 12.5, 1, 2, app.levels[1].name)
+    app.start_level(app.levels[1], fade=False)
+    play = app.scenes.current
+    spikes = play.level.hazards[0]
+    play.session.player.teleport(spikes.x + 4, spikes.y - 10)
+    frame(app, frames=30)  # one death
+    goal = play.level.goals[0]
+    play.session.player.teleport(goal.x + 2, goal.y + goal.h - 14)
+    frame(app, frames=3)
+    frame(app, dt=0.1, frames=int(FINISH_DELAY / 0.1) + 6)
+    done = app.scenes.current
+    assert isinstance(done, CompleteScene) and done.menu.items[0] == "The end"
+    frame(app, dt=0.2, frames=3)
+    frame(app, ["confirm"])
+    settle(app)
+    ending = app.scenes.current
+    assert isinstance(ending, EndingScene)
+    frame(app, frames=2)
+    assert fake.music == "ending"
+    rows = dict(game_totals(app))
+    assert rows["Levels finished"] == "2 / 2"
+    assert rows["Deaths"] == "1"  # counted when the level was left (the one before was not played here)
+    assert rows["Coins found"] == "1 / 2"
+    assert app.totals.seconds > 0
+    frame(app, dt=0.1, frames=30)  # the credits roll, fireworks go off
+    assert ending.roll_offset > 0 and ending.fx.items
+    frame(app, ["confirm"])
+    settle(app)
+    assert isinstance(app.scenes.current, TitleScene) and "Credits" in app.scenes.current.menu.items
+
+
+def test_credits_open_from_the_title(app):
+    from game.scenes.ending import EndingScene
+    for info in app.levels:
+        app.progress.complete(info.name, 10.0, 1, 0, None)
+    app.scenes.switch(TitleScene(app), fade=False)
+    for _ in range(3):
+        tick(app, ["right"])
+    tick(app, ["confirm"])
+    settle(app)
+    assert isinstance(app.scenes.current, EndingScene)

@@ -73,6 +73,34 @@ def test_a_hazard_kills_and_the_player_reappears_standing_at_the_checkpoint_with
     assert [e.type for e in s.events].count("checkpoint") == 1  # same checkpoint again: no event
 
 
+def test_passing_a_checkpoints_column_high_above_the_flag_reaches_it():
+    """The flag is 16 x 32 px; jumping over it (here 46 px above its top) still reaches the checkpoint."""
+    s = session("objects.tmx")
+    cp = s.level.checkpoints[0]
+    p = s.player
+    s.step(NONE)
+    p.teleport(cp.x - 30, cp.y - 60)
+    p.vx = 150.0
+    events = []
+    while not any(e.type == "checkpoint" for e in events):
+        assert s.steps < 60, "never reached the checkpoint"
+        events += s.step(RIGHT)
+    assert first(events, "checkpoint").name == "cp1"
+    assert p.y + p.h < cp.y and not p.on_ground  # still in the air above the flag: never touched it
+    assert p.x + p.w > cp.x and p.x < cp.x + cp.w
+    assert s.respawn == cp.bottom_centre
+    play(s, RIGHT, 10)
+    assert [e.type for e in s.events].count("checkpoint") == 1  # staying in the column: no new event
+
+
+def test_a_column_not_yet_entered_is_not_reached():
+    s = session("objects.tmx")
+    cp = s.level.checkpoints[0]
+    s.player.teleport(cp.x - s.player.w - 1, cp.y - 200)  # just left of the column, high up
+    s.step(NONE)
+    assert s.checkpoint is None
+
+
 def test_a_collected_coin_stays_collected_after_a_death():
     s = session("objects.tmx")
     play(s, RIGHT, 80)
