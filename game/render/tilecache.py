@@ -69,19 +69,32 @@ def is_translucent(img: pygame.Surface) -> bool:
     return a is not None and bool(((a > 0) & (a < 255)).any())
 
 
+def _has_opaque(img: pygame.Surface, rgb) -> bool:
+    """Does any fully opaque pixel of ``img`` have colour ``rgb``?"""
+    if img.get_bitsize() != 32:
+        px = pygame.surfarray.array3d(img)
+        hit = (px[..., 0] == rgb[0]) & (px[..., 1] == rgb[1]) & (px[..., 2] == rgb[2])
+        a = alpha_values(img)
+        return bool((hit if a is None else hit & (a == 255)).any())
+    r, g, b, a = img.get_masks()
+    px = pygame.surfarray.pixels2d(img)  # a view: no copy
+    hit = (px & (r | g | b)) == (img.map_rgb(rgb) & (r | g | b))
+    if a and img.get_flags() & pygame.SRCALPHA:
+        hit &= (px & a) == a
+    found = bool(hit.any())
+    del px
+    return found
+
+
 def free_colour(images, preferred=(255, 0, 255)) -> tuple[int, int, int]:
     """An RGB colour no opaque pixel of ``images`` has: safe as a colour key for pictures made of them."""
-    used = set()
-    for img in images:
-        rgb = pygame.surfarray.array3d(img).astype(np.uint32)
-        packed = (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
-        a = alpha_values(img)
-        used.update(np.unique(packed if a is None else packed[a == 255]).tolist())
-    want = (preferred[0] << 16) | (preferred[1] << 8) | preferred[2]
-    value = want
-    while value in used:  # walk away from the preferred key until a colour is free
-        value = (value * 1103515245 + 12345) & 0xFFFFFF
-    return (value >> 16) & 255, (value >> 8) & 255, value & 255
+    images = list(images)
+    value = (preferred[0] << 16) | (preferred[1] << 8) | preferred[2]
+    while True:
+        rgb = (value >> 16) & 255, (value >> 8) & 255, value & 255
+        if not any(_has_opaque(img, rgb) for img in images):
+            return rgb
+        value = (value * 1103515245 + 12345) & 0xFFFFFF  # walk away from the preferred key
 
 
 def fast_surface(img: pygame.Surface) -> tuple[pygame.Surface, bool]:
