@@ -47,7 +47,7 @@ ROWS = [
     ("frame, 100 enemies: 99th percentile", "frame_ms_p99", "ms", True, [], "<= 8 ms"),
     ("frame CPU time: median", "frame_cpu_ms_median", "ms", True, [], ""),
     ("frame CPU time: 99th percentile", "frame_cpu_ms_p99", "ms", True, [], ""),
-    ("load 2,000x200 map, 3 tile layers", "load_s", "s", True, [], "<= 1.5 s"),
+    ("load 2,000x200 map, 3 tile layers", "load_s", "s", True, [("CPU time:", "load_cpu_s")], "<= 1.5 s"),
     ("  peak memory of that process", "load_mb", "MB", True, [("before loading:", "load_base_mb")], "<= 150 MB"),
     ("start-up to first frame", "startup_s", "s", True, [("with no bytecode cache:", "startup_cold_s")], "<= 1 s"),
 ]

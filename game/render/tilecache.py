@@ -257,8 +257,8 @@ class TileGroup:
 
     # -- tile data --------------------------------------------------------------------------------------
     def _read(self, layer) -> np.ndarray:
-        out = np.zeros((self.rows, self.cols), np.int64)
-        data = np.asarray(layer.data, dtype=np.int64) if layer.data else np.zeros((0, 0), np.int64)
+        out = np.zeros((self.rows, self.cols), np.int32)
+        data = np.asarray(layer.data, dtype=np.int32) if layer.data else np.zeros((0, 0), np.int32)
         if data.ndim == 2:
             h, w = min(self.rows, data.shape[0]), min(self.cols, data.shape[1])
             out[:h, :w] = data[:h, :w]
@@ -357,7 +357,7 @@ class TileGroup:
         rs, cs = slice(row0, row1), slice(col0, col1)
         changed = np.zeros((row1 - row0, col1 - col0), bool)
         for layer, g in zip(self.layers, self.gids, strict=True):
-            fresh = np.array([row[col0:col1] for row in layer.data[row0:row1]], dtype=np.int64)
+            fresh = np.array([row[col0:col1] for row in layer.data[row0:row1]], dtype=np.int32)
             fresh = fresh.reshape(row1 - row0, col1 - col0)
             changed |= fresh != g[rs, cs]
             g[rs, cs] = fresh
