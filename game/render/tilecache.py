@@ -349,7 +349,8 @@ class TileGroup:
     # -- edits ------------------------------------------------------------------------------------------
     def refresh(self, col0: int, row0: int, col1: int, row1: int) -> bool:
         """Re-read cells [col0, col1) x [row0, row1) from the layers' data; repaint what changed.
-        Returns True when anything did."""
+        Returns True when anything did. With tiles larger than the grid in the group, every tile is
+        classified again (a pass over the whole group); a tile larger than any before rebuilds it all."""
         col0, row0 = max(0, col0), max(0, row0)
         col1, row1 = min(self.cols, col1), min(self.rows, row1)
         if col0 >= col1 or row0 >= row1:
@@ -369,11 +370,11 @@ class TileGroup:
             self._shape()  # a larger tile than any before: a new chunk grid
             self._stamp += 1
             return True
-        before = [o.copy() for o in self.overlay] if self._oversize else None
-        if self._oversize or any(t.lut(t.oversize, g[rs, cs]).any() for g in self.gids):
-            self._classify()  # an oversize tile can change what its neighbours are
+        if self._oversize:  # (a first larger tile grew the reach above: reshaped)
+            before = [o.copy() for o in self.overlay]
+            self._classify()  # a larger tile can change what its neighbours are
             moved = np.zeros((self.rows, self.cols), bool)
-            for o, b in zip(self.overlay, before or self.overlay, strict=True):
+            for o, b in zip(self.overlay, before, strict=True):
                 moved |= o != b
             moved[rs, cs] |= changed
             rows, cols = np.nonzero(moved)

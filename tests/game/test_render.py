@@ -56,14 +56,6 @@ def _layer(lid, name, cells, w=40, h=20, extra=""):
             f'<data encoding="csv">\n{data}\n</data></layer>')
 
 
-@pytest.fixture(scope="module")
-def display():
-    pygame.display.init()
-    pygame.display.set_mode((1, 1))
-    yield
-    pygame.display.quit()
-
-
 @pytest.fixture
 def folder(tmp_path):
     shutil.copy(MAPS / "test_tiles.png", tmp_path)

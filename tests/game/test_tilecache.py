@@ -89,14 +89,6 @@ BIG_TSX = """<?xml version="1.0" encoding="UTF-8"?>
 
 
 @pytest.fixture(scope="module")
-def display():
-    pygame.display.init()
-    pygame.display.set_mode((1, 1))
-    yield
-    pygame.display.quit()
-
-
-@pytest.fixture(scope="module")
 def assets(display, tmp_path_factory):
     folder = tmp_path_factory.mktemp("tiles")
     _sheet(folder / "small.png", SMALL, TS, 8)
