@@ -234,8 +234,14 @@ def warm(step, steps: int):
 def run(mode: str) -> list[Figure]:
     n100, n1000 = pick(mode, (10, 40), (100, 1000), (100, 1000))
     calls, rounds = pick(mode, (2, 2), (20, 5), (60, 9))
-    out = [Figure(key, None, NOT_BUILT) for key in ("actors_100_ms", "actors_1000_ms", "actors_10000_ms")]
     big, small = scene(n1000), scene(n100)
+    if BATCH is None:
+        out = [Figure(key, None, NOT_BUILT) for key in ("actors_100_ms", "actors_1000_ms", "actors_10000_ms")]
+    else:
+        n10000 = pick(mode, 400, 10000, 10000)
+        steps = {"actors_100_ms": warm(BATCH(small), 30), "actors_1000_ms": warm(BATCH(big), 30),
+                 "actors_10000_ms": warm(BATCH(scene(n10000)), 30)}
+        out = [Figure(key, t * 1e3) for key, t in interleaved(steps, calls, rounds).items()]
     timed = interleaved({"1000": warm(per_actor(big), 30), "100": warm(per_actor(small), 30)}, calls, rounds)
     out.append(Figure("actors_1000_per_actor_ms", timed["1000"] * 1e3))
     out.append(Figure("actors_100_per_actor_ms", timed["100"] * 1e3))
