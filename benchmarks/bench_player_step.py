@@ -1,6 +1,6 @@
 """How long one World.step takes with one running, jumping player (the 25 µs budget).
 
-Run:  python benchmarks/bench_player_step.py
+Run:  python benchmarks/bench_player_step.py   (python -m benchmarks runs it with everything else)
 Prints the median over several repeats of the µs per step, for three scenes: flat running, slopes
 and one-way platforms, and the same with two moving platforms and three triggers.
 """
@@ -22,8 +22,9 @@ LEVEL = """
 """
 
 
-def scene(extras: bool) -> tuple[World, list[Buttons]]:
-    world = World(TileGrid.from_ascii(LEVEL))
+def scene(extras: bool, grid: TileGrid | None = None, feel=None) -> tuple[World, list[Buttons]]:
+    """The world (on ``LEVEL``, or on ``grid`` holding it at the top-left) and 2400 steps of inputs."""
+    world = World(grid or TileGrid.from_ascii(LEVEL), feel)
     world.add(Character(20, 40))
     if extras:
         world.add(Platform(300, 40, 32, 8, Path([(300, 40), (360, 40)], speed=40, wait=0.3)))

@@ -86,6 +86,7 @@ class App:
         self.levels = []
         self.scenes = SceneManager()
         self._recorded: tuple[str, int] | None = None
+        self._first_frame = bool(os.environ.get("TILEFEEL_FIRST_FRAME"))  # for `python -m benchmarks`
 
     # -- set-up ---------------------------------------------------------------------------------------
     def start(self) -> int | None:
@@ -191,6 +192,14 @@ class App:
     def frame(self) -> None:
         dt = self.clock.tick(240 if self.screen.vsync else 120) / 1000.0
         self.fps = self.clock.get_fps()
+        self.work(dt)
+        self.screen.present()
+        if self._first_frame:  # TILEFEEL_FIRST_FRAME set: say when the first frame was shown, and stop
+            print(f"first frame drawn at {time.time():.6f}", flush=True)
+            self.quit()
+
+    def work(self, dt: float) -> None:
+        """One frame's game work, the present aside: input, the scene (its fixed steps), drawing."""
         self.input.begin_frame()
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
@@ -206,7 +215,6 @@ class App:
         self.scenes.update(dt, self.input.actions)
         self.sync_music()
         self.draw()
-        self.screen.present()
 
     def draw(self) -> None:
         canvas = self.screen.canvas

@@ -1,28 +1,34 @@
 """The tile map, drawn layer by layer in Tiled's order with parallax, opacity and animated tiles.
 
-Tile layers are pre-rendered lazily into 256x256 chunks, so a frame is a handful of blits per layer;
-animated tiles are kept out of the chunks and drawn on top of their layer each frame. Image layers draw
-with Tiled's ``repeatx``/``repeaty``. Parallax follows Tiled: a layer with factor f is drawn at
-``world - camera * f`` (Tiled: offset = camera x (1 - f)).
+Consecutive tile layers that share parallax and offset (nothing drawn between them) are one
+:class:`~game.render.tilecache.TileGroup`: a single cached picture in chunks, so a frame costs a few
+blits per group however many layers and tiles there are (see tilecache.py for how the pixels stay
+exactly those of drawing every tile). Image layers draw with Tiled's ``repeatx``/``repeaty``. Parallax
+follows Tiled: a layer with factor f is drawn at ``world - camera * f`` (Tiled: offset = camera x (1 - f)).
 
 The game's sprites (player, coins, platforms...) are drawn where the FIRST object layer sits in the
 file's order, so tile layers above it (foliage, "fg") cover the player. A map without image layers gets
 the default backdrop (assets/bg_far.png, bg_near.png) behind everything.
+
+Tiles can change at run time: :meth:`MapRenderer.set_tile` (or edit the pytmx layer's ``data`` and call
+:meth:`MapRenderer.invalidate`) repaints only the changed cells in the chunks already built.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
+from dataclasses import dataclass
 from pathlib import Path
 
 import pygame
 import pytmx
 
-__all__ = ["MapRenderer", "GAME_CLASSES", "object_class"]
+from .tilecache import CACHE_BYTES, CHUNK, TileGroup, TileImages, fast_surface
 
-CHUNK = 256
+__all__ = ["MapRenderer", "GAME_CLASSES", "object_class", "parse_color", "visible_layers", "layer_image",
+           "decor_items", "draw_image_layer", "draw_backdrop"]
+
 GAME_CLASSES = {"spawn", "goal", "checkpoint", "coin", "platform", "trigger"}
+BACKDROP = ((0.15, 0.08), (0.4, 0.25))  # (parallax x, parallax y) of the default bg_far and bg_near
 
 
 def object_class(obj) -> str:
@@ -40,6 +46,10 @@ def _visible(layer) -> bool:
     return str(getattr(layer, "visible", 1)).lower() not in ("0", "false")
 
 
+def _flag(value) -> bool:
+    return str(value).lower() in ("1", "true")
+
+
 def parse_color(value) -> tuple[int, int, int] | None:
     """``'#rrggbb'`` or ``'#aarrggbb'`` (Tiled) -> (r, g, b)."""
     if not value or not isinstance(value, str):
@@ -53,37 +63,123 @@ def parse_color(value) -> tuple[int, int, int] | None:
         return None
 
 
-def _frame_at(frames, k: int):
-    """The image shown ``k`` ms into one cycle of ``[(image, ms), ...]``."""
-    for img, ms in frames:
-        if k < ms:
-            return img
-        k -= ms
-    return frames[-1][0]
+def placement(layer) -> tuple[float, float, float, float]:
+    """A layer's (parallax x, parallax y, offset x, offset y)."""
+    return (_f(getattr(layer, "parallaxx", 1), 1.0), _f(getattr(layer, "parallaxy", 1), 1.0),
+            _f(getattr(layer, "offsetx", 0), 0.0), _f(getattr(layer, "offsety", 0), 0.0))
 
 
-@dataclass
-class _TileLayer:
-    layer: object
-    px: float
-    py: float
-    ox: float
-    oy: float
-    opacity: float
-    chunks: dict = field(default_factory=dict)  # (cx, cy) -> Surface | None
-    animated: list = field(default_factory=list)  # (x, y, [(image, ms)], total_ms)
-    anim_gids: set = field(default_factory=set)  # gids drawn per frame instead of into chunks
+def visible_layers(level) -> list:
+    """The map's visible layers in Tiled's drawing order (pytmx groups them by kind; the level file's
+    ``layer_order`` has the real order). Layers ``layer_order`` misses keep pytmx's order, after."""
+    by_name: dict[str, list] = {}
+    for layer in level.tmx.layers:
+        by_name.setdefault(layer.name, []).append(layer)
+    layers = []
+    for name in getattr(level, "layer_order", None) or []:
+        if by_name.get(name):
+            layers.append(by_name[name].pop(0))
+    for rest in by_name.values():
+        layers.extend(rest)
+    return [layer for layer in layers if _visible(layer)]
+
+
+def layer_image(tmx, layer):
+    """The image layer's picture, read from its file: pytmx 3.32 can hand back a tile instead when
+    the layer's image id collides with a tile's gid."""
+    source = getattr(layer, "source", None)
+    filename = getattr(tmx, "filename", None)
+    if source and filename:
+        path = Path(filename).parent / source
+        try:
+            img = pygame.image.load(str(path))
+            return img.convert_alpha() if pygame.display.get_surface() is not None else img
+        except (pygame.error, FileNotFoundError, OSError):
+            pass
+    return layer.image
+
+
+def decor_items(layer) -> list:
+    """(x, y, image) of the tile objects of an object layer that are not game objects (drawn as art)."""
+    out = []
+    for obj in layer:
+        if getattr(obj, "gid", 0) and object_class(obj) not in GAME_CLASSES and obj.image:
+            img = obj.image
+            if (img.get_width(), img.get_height()) != (int(obj.width), int(obj.height)) \
+                    and obj.width and obj.height:
+                img = pygame.transform.scale(img, (int(obj.width), int(obj.height)))
+            out.append((obj.x, obj.y, img))  # pytmx already moved y to the top
+    return out
+
+
+def image_layer_origin(layer, cam_x: int, cam_y: int) -> tuple[int, int]:
+    return round(layer.ox - cam_x * layer.px), round(layer.oy - cam_y * layer.py)
+
+
+def draw_image_layer(surf, layer, img, cam_x: int, cam_y: int) -> None:
+    """Draw ``img`` as the image layer ``layer`` (a :class:`_ImageLayer`), repeated as Tiled says."""
+    w, h = img.get_size()
+    vw, vh = surf.get_size()
+    x, y = image_layer_origin(layer, cam_x, cam_y)
+    xs = range(x % w - w if layer.repeat_x else x, vw if layer.repeat_x else x + 1, w)
+    ys = range(y % h - h if layer.repeat_y else y, vh if layer.repeat_y else y + 1, h)
+    surf.fblits([(img, (xx, yy)) for yy in ys for xx in xs])
+
+
+def draw_backdrop(surf, far, near, map_height: int, cam_x: int, cam_y: int) -> None:
+    """The default two-layer parallax backdrop, anchored to the map's bottom. It covers the whole view
+    when ``far`` is given (its top and bottom rows are stretched over what the picture does not reach)."""
+    vw, vh = surf.get_size()
+    max_y = max(0, map_height - vh)
+    for img, (fx, fy), is_far in ((far, BACKDROP[0], True), (near, BACKDROP[1], False)):
+        if img is None:
+            continue
+        w, h = img.get_size()
+        y = vh - h + round((max_y - cam_y) * fy)
+        if is_far:
+            if y > 0:
+                surf.fill(img.get_at((0, 0))[:3], (0, 0, vw, y))
+            if y + h < vh:
+                surf.fill(img.get_at((0, h - 1))[:3], (0, y + h, vw, vh - y - h))
+        x = -round(cam_x * fx) % w - w
+        surf.fblits([(img, (xx, y)) for xx in range(x, vw, w)])
+
+
+def fill_outside(surf, color, rect: pygame.Rect) -> None:
+    """Fill the part of ``surf`` that ``rect`` does not cover (at most four strips)."""
+    view = surf.get_rect()
+    inner = rect.clip(view)
+    if not inner.width or not inner.height:
+        surf.fill(color)
+        return
+    if inner.top > 0:
+        surf.fill(color, (0, 0, view.width, inner.top))
+    if inner.bottom < view.height:
+        surf.fill(color, (0, inner.bottom, view.width, view.height - inner.bottom))
+    if inner.left > 0:
+        surf.fill(color, (0, inner.top, inner.left, inner.height))
+    if inner.right < view.width:
+        surf.fill(color, (inner.right, inner.top, view.width - inner.right, inner.height))
 
 
 @dataclass
 class _ImageLayer:
-    image: pygame.Surface
+    image: pygame.Surface  # as loaded (the reference renderer draws this one)
+    fast: pygame.Surface  # the same pixels in the quickest form to blit
+    opaque: bool  # no transparent pixel: covers what it is drawn over
     px: float
     py: float
     ox: float
     oy: float
     repeat_x: bool
     repeat_y: bool
+
+    def cover(self, cam_x: int, cam_y: int, view: pygame.Rect) -> pygame.Rect:
+        """The part of the view this layer paints over."""
+        x, y = image_layer_origin(self, cam_x, cam_y)
+        w, h = self.fast.get_size()
+        return pygame.Rect(view.x if self.repeat_x else x, view.y if self.repeat_y else y,
+                           view.width if self.repeat_x else w, view.height if self.repeat_y else h)
 
 
 @dataclass
@@ -96,194 +192,158 @@ class _Entities:  # marker: the game's sprites go here
 
 
 class MapRenderer:
-    def __init__(self, level, art=None):
+    """Draws a level's map. ``chunk`` (px) and ``budget`` (bytes of cached chunk pixels) tune the cache."""
+
+    def __init__(self, level, art=None, *, chunk: int = CHUNK, budget: int = CACHE_BYTES):
         self.level = level
         tmx = level.tmx
         self.tmx = tmx
         self.ts = level.tile_size
         self.background = parse_color(getattr(tmx, "background_color", None)) or (92, 148, 204)
+        self.tiles = TileImages(tmx, self.ts)
         self.layers: list = []
+        self.groups: list[TileGroup] = []
+        self._by_layer: dict[int, TileGroup] = {}  # id(pytmx layer) -> its group
         self._default_backdrop = art
-        self._build(list(getattr(level, "layer_order", None) or []))
+        self._build(chunk, budget)
 
     # -- set-up ---------------------------------------------------------------------------------------
-    def _build(self, order: list[str]) -> None:
-        by_name: dict[str, list] = {}
-        for layer in self.tmx.layers:
-            by_name.setdefault(layer.name, []).append(layer)
-        layers = []
-        for name in order:
-            if by_name.get(name):
-                layers.append(by_name[name].pop(0))
-        for rest in by_name.values():  # anything layer_order missed keeps pytmx's order
-            layers.extend(rest)
-        placed = False
-        has_image = False
-        for layer in layers:
-            if not _visible(layer):
-                continue
-            px = _f(getattr(layer, "parallaxx", 1), 1.0)
-            py = _f(getattr(layer, "parallaxy", 1), 1.0)
-            ox = _f(getattr(layer, "offsetx", 0), 0.0)
-            oy = _f(getattr(layer, "offsety", 0), 0.0)
+    def _build(self, chunk: int, budget: int) -> None:
+        tmx = self.tmx
+        size = (int(getattr(tmx, "width", 0) or 0), int(getattr(tmx, "height", 0) or 0)) or None
+        runs: list[tuple[list, tuple, float]] = []  # (layers, placement, opacity): one group each
+        placed = has_image = False
+        for layer in visible_layers(self.level):
             if isinstance(layer, pytmx.TiledTileLayer):
-                tl = _TileLayer(layer, px, py, ox, oy, _f(getattr(layer, "opacity", 1), 1.0))
-                self._find_animated(tl)
-                self.layers.append(tl)
+                where = placement(layer)
+                opacity = _f(getattr(layer, "opacity", 1), 1.0)
+                last = runs[-1] if runs and self.layers and self.layers[-1] is runs[-1] else None
+                if last is not None and last[1] == where and last[2] >= 1 and opacity >= 1:
+                    last[0].append(layer)
+                else:
+                    runs.append(([layer], where, opacity))
+                    self.layers.append(runs[-1])
             elif isinstance(layer, pytmx.TiledImageLayer):
-                img = self._layer_image(layer)
+                img = layer_image(tmx, layer)
                 if isinstance(img, pygame.Surface):
                     has_image = True
-                    self.layers.append(_ImageLayer(img, px, py, ox, oy,
-                                                   str(getattr(layer, "repeatx", 0)) in ("1", "true"),
-                                                   str(getattr(layer, "repeaty", 0)) in ("1", "true")))
+                    px, py, ox, oy = placement(layer)
+                    self.layers.append(_ImageLayer(img, *fast_surface(img), px, py, ox, oy,
+                                                   _flag(getattr(layer, "repeatx", 0)),
+                                                   _flag(getattr(layer, "repeaty", 0))))
             elif isinstance(layer, pytmx.TiledObjectGroup):
-                decor = []
-                for obj in layer:
-                    if getattr(obj, "gid", 0) and object_class(obj) not in GAME_CLASSES and obj.image:
-                        img = obj.image
-                        if (img.get_width(), img.get_height()) != (int(obj.width), int(obj.height)) \
-                                and obj.width and obj.height:
-                            img = pygame.transform.scale(img, (int(obj.width), int(obj.height)))
-                        decor.append((obj.x, obj.y, img))  # pytmx already moved y to the top
+                decor = decor_items(layer)
                 if decor:
-                    self.layers.append(_Decor(decor))
+                    self.layers.append(_Decor([(x, y, fast_surface(img)[0]) for x, y, img in decor]))
                 if not placed:
                     self.layers.append(_Entities())
                     placed = True
         if not placed:
             self.layers.append(_Entities())
-        self.backdrop = not has_image
-
-    def _layer_image(self, layer):
-        """The image layer's picture, read from its file: pytmx 3.32 can hand back a tile instead when
-        the layer's image id collides with a tile's gid."""
-        source = getattr(layer, "source", None)
-        filename = getattr(self.tmx, "filename", None)
-        if source and filename:
-            path = Path(filename).parent / source
-            try:
-                img = pygame.image.load(str(path))
-                return img.convert_alpha() if pygame.display.get_surface() is not None else img
-            except (pygame.error, FileNotFoundError, OSError):
-                pass
-        return layer.image
-
-    def _find_animated(self, tl: _TileLayer) -> None:
-        anim_gids = {}
-        for gid, props in getattr(self.tmx, "tile_properties", {}).items():
-            frames = props.get("frames") if isinstance(props, dict) else None
-            if frames:
-                anim_gids[gid] = [(self.tmx.images[f.gid], max(1, int(f.duration))) for f in frames
-                                  if self.tmx.images[f.gid] is not None]
-        if not anim_gids:
-            return
-        tl.anim_gids = set(anim_gids)
-        for y, row in enumerate(tl.layer.data):
-            for x, gid in enumerate(row):
-                if gid in anim_gids and anim_gids[gid]:
-                    frames = anim_gids[gid]
-                    tl.animated.append((x * self.ts, y * self.ts, frames, sum(ms for _, ms in frames)))
-
-    def _chunk(self, tl: _TileLayer, cx: int, cy: int) -> pygame.Surface | None:
-        key = (cx, cy)
-        if key in tl.chunks:
-            return tl.chunks[key]
-        ts = self.ts
-        data = tl.layer.data
-        images = self.tmx.images
-        surf = None
-        c0, r0 = cx * CHUNK // ts, cy * CHUNK // ts
-        blits = []
-        for r in range(r0, min(r0 + CHUNK // ts, len(data))):
-            row = data[r]
-            for c in range(c0, min(c0 + CHUNK // ts, len(row))):
-                gid = row[c]
-                if gid and gid not in tl.anim_gids:
-                    img = images[gid]
-                    if img is not None:
-                        blits.append((img, ((c - c0) * ts, (r - r0) * ts + ts - img.get_height())))
-        if blits:
-            surf = pygame.Surface((CHUNK, CHUNK), pygame.SRCALPHA)
-            surf.blits(blits, doreturn=False)
-            if pygame.display.get_surface() is not None:
-                surf = surf.convert_alpha()
-            if tl.opacity < 1:
-                surf.set_alpha(round(tl.opacity * 255))
-        tl.chunks[key] = surf
-        return surf
+        self.backdrop = not has_image and self._default_backdrop is not None
+        if self.backdrop:
+            art = self._default_backdrop
+            self._backdrop = tuple(fast_surface(img)[0] if img is not None else None
+                                   for img in (art.bg_far, art.bg_near))
+        share = budget // max(1, len(runs))
+        for i, item in enumerate(self.layers):
+            if isinstance(item, tuple):
+                layers, (px, py, ox, oy), opacity = item
+                backed = i == 0 and not self.backdrop  # nothing under it but the background colour
+                group = TileGroup(layers, self.tiles, parallax=(px, py), offset=(ox, oy), opacity=opacity,
+                                  backing=self.background if backed else None, chunk=chunk, budget=share,
+                                  map_size=size if all(size) else None)
+                self.layers[i] = group
+                self.groups.append(group)
+                for layer in layers:
+                    self._by_layer[id(layer)] = group
 
     def has_tile(self, x: float, y: float) -> bool:
         """Whether any visible tile layer (drawn at parallax 1) has a tile at map point (x, y)."""
         c, r = int(x // self.ts), int(y // self.ts)
-        for layer in self.layers:
-            if isinstance(layer, _TileLayer) and layer.px == 1 and layer.py == 1:
-                data = layer.layer.data
-                if 0 <= r < len(data) and 0 <= c < len(data[r]) and data[r][c]:
-                    return True
+        for group in self.groups:
+            if group.px == 1 and group.py == 1:
+                for layer in group.layers:
+                    data = layer.data
+                    if 0 <= r < len(data) and 0 <= c < len(data[r]) and data[r][c]:
+                        return True
         return False
+
+    # -- run-time edits -------------------------------------------------------------------------------
+    def _tile_layer(self, layer):
+        if isinstance(layer, pytmx.TiledTileLayer):
+            return layer
+        for candidate in self.tmx.layers:
+            if isinstance(candidate, pytmx.TiledTileLayer) and candidate.name == layer:
+                return candidate
+        names = ", ".join(repr(t.name) for t in self.tmx.layers if isinstance(t, pytmx.TiledTileLayer))
+        raise ValueError(f"no tile layer named {layer!r} in this map; its tile layers are {names or 'none'}")
+
+    def gid_for(self, tiled_gid: int) -> int:
+        """pytmx's number for the tile Tiled calls ``tiled_gid`` (the tileset's firstgid + the tile's id):
+        pytmx renumbers tiles, and loads only those the map uses somewhere (put the tiles you want to
+        place in a hidden layer)."""
+        found = self.tmx.map_gid(tiled_gid) if tiled_gid else [(0, None)]
+        if not found:
+            raise ValueError(f"tile {tiled_gid} is not loaded: the map never uses it; place it once in a "
+                             f"hidden layer so that it is")
+        return found[0][0]
+
+    def set_tile(self, layer, col: int, row: int, gid: int) -> None:
+        """Put tile ``gid`` (pytmx's numbering, as in the layers' ``data``; see :meth:`gid_for`; 0 = none)
+        at (col, row) of ``layer`` (its name or the pytmx layer) and repaint that cell only."""
+        target = self._tile_layer(layer)
+        data = target.data
+        if not (0 <= row < len(data) and 0 <= col < len(data[row])):
+            raise ValueError(f"cell ({col}, {row}) is outside layer {target.name!r} "
+                             f"({len(data[0]) if data else 0}x{len(data)} tiles)")
+        images = self.tiles.images
+        if not (isinstance(gid, int) and (gid == 0 or (0 < gid < len(images) and images[gid] is not None))):
+            raise ValueError(f"gid {gid!r} is not a tile of this map (use 0 for none, or 1..{len(images) - 1})")
+        data[row][col] = gid
+        group = self._by_layer.get(id(target))
+        if group is not None:
+            group.refresh(col, row, col + 1, row + 1)
+
+    def invalidate(self, col: int, row: int, cols: int = 1, rows: int = 1) -> None:
+        """The tile data of cells [col, col + cols) x [row, row + rows) changed (in the pytmx layers):
+        repaint those cells, in every layer, wherever they are cached."""
+        for group in self.groups:
+            group.refresh(col, row, col + cols, row + rows)
 
     # -- drawing --------------------------------------------------------------------------------------
     def draw(self, surf: pygame.Surface, cam_x: int, cam_y: int, t: float, draw_entities=None) -> None:
         """Draw every layer at camera (cam_x, cam_y) and time ``t`` (s, for animations);
         ``draw_entities(surf)`` is called where the sprites belong."""
-        surf.fill(self.background)
-        if self.backdrop and self._default_backdrop is not None:
-            self._draw_backdrop(surf, cam_x, cam_y)
-        vw, vh = surf.get_size()
+        self._draw_base(surf, cam_x, cam_y)
         ms = int(t * 1000)
         for layer in self.layers:
-            if isinstance(layer, _TileLayer):
-                lx = round(layer.ox - cam_x * layer.px)
-                ly = round(layer.oy - cam_y * layer.py)
-                c0, c1 = (-lx) // CHUNK, (vw - lx - 1) // CHUNK
-                r0, r1 = (-ly) // CHUNK, (vh - ly - 1) // CHUNK
-                for cy in range(max(0, r0), r1 + 1):
-                    for cx in range(max(0, c0), c1 + 1):
-                        chunk = self._chunk(layer, cx, cy)
-                        if chunk is not None:
-                            surf.blit(chunk, (lx + cx * CHUNK, ly + cy * CHUNK))
-                for x, y, frames, total in layer.animated:
-                    sx, sy = x + lx, y + ly
-                    if -self.ts < sx < vw and -self.ts < sy < vh:
-                        img = _frame_at(frames, ms % total)
-                        surf.blit(img, (sx, sy + self.ts - img.get_height()))
+            if isinstance(layer, TileGroup):
+                layer.draw(surf, cam_x, cam_y, ms)
             elif isinstance(layer, _ImageLayer):
-                self._draw_image(surf, layer, cam_x, cam_y)
+                draw_image_layer(surf, layer, layer.fast, cam_x, cam_y)
             elif isinstance(layer, _Decor):
-                for x, y, img in layer.items:
-                    surf.blit(img, (round(x) - cam_x, round(y) - cam_y))
+                vw, vh = surf.get_size()
+                surf.fblits([(img, (sx, sy)) for x, y, img in layer.items
+                             if -img.get_width() < (sx := round(x) - cam_x) < vw
+                             and -img.get_height() < (sy := round(y) - cam_y) < vh])
             elif draw_entities is not None:
                 draw_entities(surf)
 
-    def _draw_image(self, surf, layer: _ImageLayer, cam_x, cam_y) -> None:
-        img = layer.image
-        w, h = img.get_size()
-        vw, vh = surf.get_size()
-        x = round(layer.ox - cam_x * layer.px)
-        y = round(layer.oy - cam_y * layer.py)
-        xs = range(x % w - w if layer.repeat_x else x, vw if layer.repeat_x else x + 1, w)
-        ys = range(y % h - h if layer.repeat_y else y, vh if layer.repeat_y else y + 1, h)
-        for yy in ys:
-            for xx in xs:
-                surf.blit(img, (xx, yy))
-
-    def _draw_backdrop(self, surf, cam_x, cam_y) -> None:
-        """The default two-layer parallax backdrop, anchored to the map's bottom."""
-        vw, vh = surf.get_size()
-        max_y = max(0, self.level.height - vh)
-        for img, fx, fy in ((self._default_backdrop.bg_far, 0.15, 0.08),
-                            (self._default_backdrop.bg_near, 0.4, 0.25)):
-            if img is None:
-                continue
-            w, h = img.get_size()
-            y = vh - h + round((max_y - cam_y) * fy)
-            if img is self._default_backdrop.bg_far:
-                if y > 0:
-                    surf.fill(img.get_at((0, 0))[:3], (0, 0, vw, y))
-                if y + h < vh:
-                    surf.fill(img.get_at((0, h - 1))[:3], (0, y + h, vw, vh - y - h))
-            x = -round(cam_x * fx) % w - w
-            while x < vw:
-                surf.blit(img, (x, y))
-                x += w
+    def _draw_base(self, surf, cam_x: int, cam_y: int) -> None:
+        """The background colour (or the default backdrop), painted only where the first layer does not
+        cover the view with opaque pixels anyway."""
+        if self.backdrop:
+            far, near = self._backdrop
+            if far is None:
+                surf.fill(self.background)
+            draw_backdrop(surf, far, near, self.level.height, cam_x, cam_y)
+            return
+        first = self.layers[0] if self.layers else None
+        if isinstance(first, TileGroup) and first.backing is not None:
+            lx, ly = first.offset(cam_x, cam_y)
+            fill_outside(surf, self.background, first.area.move(lx, ly))
+        elif isinstance(first, _ImageLayer) and first.opaque:
+            fill_outside(surf, self.background, first.cover(cam_x, cam_y, surf.get_rect()))
+        else:
+            surf.fill(self.background)

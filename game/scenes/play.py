@@ -54,8 +54,9 @@ class PlayScene(Scene):
 
     def _start(self, session: Session) -> None:
         self.session = session
-        self.renderer = MapRenderer(self.level, self.app.art)
-        self.spikes = spike_strips(self.level, self.renderer.has_tile)
+        if getattr(self, "renderer", None) is None or self.renderer.level is not self.level:
+            self.renderer = MapRenderer(self.level, self.app.art)  # a restart keeps its cached pictures
+            self.spikes = spike_strips(self.level, self.renderer.has_tile)
         self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height,
                              ATTRACT_CAMERA if self.attract else None)
         p = session.player

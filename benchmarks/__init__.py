@@ -1,0 +1,1 @@
+"""Speed figures beside the alternatives, measured in the same run: ``python -m benchmarks`` (README, Speed)."""
