@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
+import tomllib
 from pathlib import Path
 
-__all__ = ["FileProblem", "read_bytes", "read_text", "decode_text", "write_atomic", "atomic_output", "shown",
-           "size_text"]
+__all__ = ["FileProblem", "read_bytes", "read_text", "decode_text", "parse_toml", "write_atomic", "atomic_output",
+           "shown", "size_text"]
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
@@ -123,6 +125,34 @@ def decode_text(data: bytes, path: str | os.PathLike, what: str) -> str:
 def read_text(path: str | os.PathLike, what: str, limit: int) -> str:
     """:func:`read_bytes` decoded as UTF-8 (see :func:`decode_text`)."""
     return decode_text(read_bytes(path, what, limit), path, what)
+
+
+_AT_LINE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_AT_EOF = re.compile(r"\s*\(at end of document\)\s*$")
+
+
+def parse_toml(text: str, source: str) -> dict:
+    """TOML text (a BOM allowed) as a dict. Any problem is a :class:`FileProblem` with one line:
+    ``SOURCE: line N: TOML syntax error: ... (column C)``; also for brackets nested hundreds deep
+    (tomllib would overflow the stack) and a number of thousands of digits."""
+    text = text.lstrip("\ufeff")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else "invalid TOML"
+        m = _AT_LINE.search(msg)
+        if m:
+            raise FileProblem(f"{source}: line {m.group(1)}: TOML syntax error: {_AT_LINE.sub('', msg)} "
+                              f"(column {m.group(2)})") from None
+        if _AT_EOF.search(msg):
+            last = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
+            raise FileProblem(f"{source}: line {last}: TOML syntax error: {_AT_EOF.sub('', msg)} "
+                              "(at end of file)") from None
+        raise FileProblem(f"{source}: TOML syntax error: {msg}") from None
+    except RecursionError:
+        raise FileProblem(f"{source}: TOML nested too deeply (hundreds of brackets inside each other)") from None
+    except ValueError:  # int() of more than 4,300 digits
+        raise FileProblem(f"{source}: TOML holds a number thousands of digits long") from None
 
 
 @contextlib.contextmanager
