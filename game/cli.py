@@ -245,9 +245,28 @@ def trace_row(session, buttons, events) -> list:
 
 
 def _window(args: argparse.Namespace, feel) -> int:
+    """Check what the window will use -- the replay and its level, the level, the recording's folder --
+    and report a problem as the same one line as headless, before a window opens."""
+    level = args.level
+    if args.replay:
+        level, _script = resolve_script(args.level, args.replay)
+    if level:
+        from .levelfile import load_level
+
+        load_level(level)
+        args.level = str(level)
+    if args.record:
+        _check_writable(Path(args.record), "recording")
     from game.app import run_app  # pygame's window stack only when a window is wanted
 
     return int(run_app(args) or 0)
-    print("note: the windowed game is not built yet; try: python -m game --headless --level LEVEL.tmx "
-          "--inputs SCRIPT.txt")
-    return 0
+
+
+def _check_writable(path: Path, what: str) -> None:
+    folder = path.parent
+    if path.is_dir():
+        raise CliError(f"{path}: is a folder; give a file name for the {what}")
+    if not folder.is_dir():
+        raise CliError(f"{path}: cannot write the {what} (no folder {folder})")
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"{path}: cannot write the {what} (the folder {folder} is not writable)")
