@@ -161,7 +161,8 @@ def atomic_output(path: str | os.PathLike, what: str, *, binary: bool = False):
     ``path`` (``NAME.XXXX.tmp``) that replaces ``path`` when the block ends without an error (flushed and
     synced first). On any error the temporary file is removed and ``path`` is untouched; an ``OSError``
     (a full disk, a missing folder, no permission) becomes a :class:`FileProblem` naming ``path``.
-    An existing device or pipe (``/dev/null``, ``/dev/stdout``) is written to directly."""
+    An existing device (``/dev/null``, a terminal) is written to directly; a FIFO or a socket is refused
+    (opening it would wait for a reader)."""
     path = Path(path)
     opts = {} if binary else {"encoding": "utf-8", "newline": ""}
     tmp = None
@@ -170,10 +171,12 @@ def atomic_output(path: str | os.PathLike, what: str, *, binary: bool = False):
             st = os.stat(path)
         except FileNotFoundError:
             st = None
-        if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
-            with open(path, "wb" if binary else "w", **opts) as f:
+        if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)):
+            with open(path, "wb" if binary else "w", **opts) as f:  # /dev/null, a terminal
                 yield f
             return
+        if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+            raise FileProblem(f"{path}: is {_kind(st.st_mode)}; give a file name for the {what}")
         fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
         os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else _new_file_mode())
         with os.fdopen(fd, "wb" if binary else "w", **opts) as f:

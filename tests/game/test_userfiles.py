@@ -106,3 +106,11 @@ def test_a_missing_folder_names_the_target(tmp_path):
 def test_an_existing_device_is_written_directly():
     write_atomic(os.devnull, "discarded\n", "trace")  # not replaced by a regular file, even as root
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+@posix_only
+def test_a_fifo_as_an_output_is_refused_instead_of_waiting_for_a_reader(tmp_path):
+    fifo = tmp_path / "trace.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(FileProblem, match=r"is a FIFO \(named pipe\); give a file name for the trace"):
+        write_atomic(fifo, "x", "trace")
