@@ -171,6 +171,11 @@ class _Tileset:
     image_collection: bool
     tiles: dict[int, tuple[str, dict[str, _Prop]]]  # local id -> (class, properties)
     collision: dict[int, tuple[str, int, int]] = field(default_factory=dict)  # local id -> (kind, l, r)
+    sizes: dict[int, tuple[int, int]] = field(default_factory=dict)  # a collection's tiles: own image px
+
+    def size(self, local: int) -> tuple[int, int]:
+        """A tile's size in px: its own image's in a collection of images, else the tileset's."""
+        return self.sizes.get(local, (self.tilewidth, self.tileheight))
 
     def where(self, local: int) -> str:
         return f"tileset '{self.name}' tile {local}"
@@ -401,6 +406,7 @@ class _Loader:
             self.check_image(image, tsx_path, where)
             self.check_grid(image, tw, th, where)
         tiles: dict[int, tuple[str, dict[str, _Prop]]] = {}
+        sizes: dict[int, tuple[int, int]] = {}
         for tile in tsx.findall("tile"):
             local = self.whole(tile, "id", "")
             if local is None or local < 0:
@@ -409,11 +415,15 @@ class _Loader:
             own_image = tile.find("image")
             if own_image is not None:
                 self.check_image(own_image, tsx_path, twhere)
+                iw, ih = self.whole(own_image, "width", ""), self.whole(own_image, "height", "")
+                if iw is not None and ih is not None:  # Tiled writes them; without, the tileset's size
+                    sizes[local] = (iw, ih)
             cls = tile.get("type") or tile.get("class") or ""
             tiles[local] = (cls, self.properties(tile, twhere))
         if len(tiles) > LIMITS.tileset_tiles:
             raise self.error(where, f"has {len(tiles)} tiles, over the limit of {LIMITS.tileset_tiles}")
-        ts = _Tileset(name, firstgid, source or "", tsx_path, tw, th, tilecount, image is None, tiles)
+        ts = _Tileset(name, firstgid, source or "", tsx_path, tw, th, tilecount, image is None, tiles,
+                      sizes=sizes if image is None else {})
         self.read_collision(ts, tile_size)
         return ts
 
@@ -443,9 +453,10 @@ class _Loader:
                 continue
             if kind not in COLLISION_VALUES:
                 raise self.error(where, f"unknown collision {shown(kind)}{_suggest(kind, COLLISION_VALUES)}")
-            if (ts.tilewidth, ts.tileheight) != (tile_size, tile_size):
-                raise self.error(where, f"has collision but the tileset's tiles are "
-                                        f"{ts.tilewidth}x{ts.tileheight} px and the map's {tile_size} px")
+            tw, th = ts.size(local)
+            if (tw, th) != (tile_size, tile_size):
+                raise self.error(where, f"has collision but the tile is {tw}x{th} px and the map's tiles "
+                                        f"{tile_size} px")
             left = right = 0
             if kind == "slope":
                 if "slope_left" not in props or "slope_right" not in props:
@@ -646,7 +657,7 @@ class _Loader:
             props.update(tile_props)
             shape = "tile"
             if not node.get("width"):
-                w, h = float(ts.tilewidth), float(ts.tileheight)
+                w, h = map(float, ts.size(local))
             y -= h  # Tiled places tile objects by their bottom-left corner
         for child in node:
             if child.tag in ("point", "ellipse", "text"):
