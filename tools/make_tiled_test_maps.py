@@ -128,7 +128,7 @@ def collection_tileset(name: str) -> str:
 
 
 def objects(collection: bool) -> str:
-    tree = (f'<object id="12" name="tree" x="300" y="144" width="32" height="48" gid="9"/>'
+    tree = ('<object id="12" name="tree" x="300" y="144" width="32" height="48" gid="9"/>'
             if collection else "")
     return f"""<objectgroup id="3" name="objects">
  <object id="1" name="start" type="spawn" x="24" y="144"><point/></object>

@@ -1,6 +1,8 @@
 """The window path (game/app.py, driven headless with SDL's dummy drivers) is as clean as the headless CLI:
 the same one-line errors, before a window opens where possible, and no file or edit stops a running game."""
 
+# ruff: noqa: F811  -- tests take the imported `levels` fixture as an argument
+
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

@@ -331,7 +331,7 @@ def _full_disk_after(limit: int):
 @pytest.mark.parametrize("flag", ["--trace", "--record"])
 def test_a_full_disk_while_writing_names_the_file_exits_2_and_leaves_no_half_file(tmp_path, flag):
     script = tmp_path / "s.txt"
-    script.write_text("".join(f"{n} right\n1 -\n" for n in range(1, 400)))
+    script.write_text("".join(f"{n % 5 + 1} right\n1 -\n" for n in range(150)))  # a recording over 1000 bytes
     out = tmp_path / "out.txt"
     done = subprocess.run([sys.executable, "-m", "game", "--headless", "--level", str(MAPS / "flat.tmx"),
                            "--inputs", str(script), flag, str(out)], capture_output=True, text=True, cwd=ROOT,
