@@ -87,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    from .userfiles import printable
+
+    text = printable(" ".join(str(exc).split()))  # a file's control characters never reach the terminal
     if isinstance(exc, _user_errors()):
         return text
     return f"internal error: {type(exc).__name__}: {text} (run again with --debug for the traceback)"

@@ -149,6 +149,7 @@ def parse_feel(text: str, source: str = "<feel>", base: FeelConfig | None = None
     except FileProblem as exc:
         raise FeelFileError(str(exc)) from None
     _check_root(data, text, source)
+    _check_huge(data, text, source)
     try:
         return FeelConfig.from_dict(data, base=base)
     except ConfigError as exc:
@@ -169,6 +170,21 @@ def _check_root(data: dict, text: str, source: str) -> None:
             where = f"line {line}: " if line else ""
             raise FeelFileError(f"{source}: {where}{key}: a knob outside any table; "
                                 f"did you mean '{homes[0]}' (put it under [{homes[0].split('.')[0]}])?")
+
+
+def _check_huge(data: dict, text: str, source: str) -> None:
+    """A whole number of hundreds of digits would overflow the engine's float range check: say so here."""
+    meta = {name: m for name, _t, _d, m in knobs()}
+    for section, table in data.items():
+        for key, value in (table.items() if isinstance(table, dict) else ()):
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+                dotted = f"{section}.{key}"
+                line = _line_of(text, dotted)
+                where = f"line {line}: " if line else ""
+                allowed = f"; allowed {meta[dotted]['min']}..{meta[dotted]['max']} {meta[dotted]['unit']}" \
+                    if dotted in meta else ""
+                digits = str(value)[:20] + "..."  # it has over 15 digits
+                raise FeelFileError(f"{source}: {where}{dotted}: {digits} is far too large{allowed}")
 
 
 def _with_range(exc: ConfigError) -> str:
@@ -304,7 +320,11 @@ def save_feel(path: str | Path, feel: FeelConfig, base: FeelConfig | None = None
         data, text = b"", ""
     current = parse_feel(text, source=str(path), base=base)
     bom = "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""  # kept as the file had it
-    doc = tomlkit.parse(text)
+    try:
+        doc = tomlkit.parse(text)
+    except Exception as exc:  # noqa: BLE001 - tomlkit refusing what tomllib read: one line, file kept
+        raise FeelFileError(f"{path}: cannot rewrite the file keeping its layout ({exc}); fix it before "
+                            "saving") from None
     written = []
     for dotted, _type, _default, _meta in knobs():
         section, key = dotted.split(".", 1)

@@ -45,7 +45,7 @@ try:
 except ImportError:  # pragma: no cover - very old pygame
     _controller = None
 
-from .userfiles import FileProblem, parse_toml, read_text, shown
+from .userfiles import FileProblem, parse_toml, printable, read_text, shown
 
 __all__ = ["Input", "init_devices", "Bindings", "BindingsError", "load_bindings", "config_path",
            "STEP_BUTTONS", "ACTIONS", "MAX_CONTROLS_BYTES"]
@@ -172,6 +172,11 @@ def load_bindings(path: Path | None = None) -> tuple[Bindings, str | None]:
     A bad file: defaults plus a one-line message; an empty action list: that action's default plus a
     one-line warning. Never raises."""
     path = Path(path) if path else config_path()
+    bindings, msg = _load_bindings(path)
+    return bindings, (printable(" ".join(msg.split())) if msg else None)
+
+
+def _load_bindings(path: Path) -> tuple[Bindings, str | None]:
     try:
         data = parse_toml(read_text(path, "controls file", MAX_CONTROLS_BYTES), str(path))
     except FileProblem as exc:

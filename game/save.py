@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .userfiles import FileProblem, decode_text, read_bytes, size_text, write_atomic
+from .userfiles import FileProblem, decode_text, printable, read_bytes, size_text, write_atomic
 
 __all__ = ["APP_NAME", "data_dir", "Progress", "LevelRecord", "load_progress", "save_progress", "save_path",
            "MAX_SAVE_BYTES"]
@@ -183,6 +183,11 @@ def load_progress(path: Path | None = None) -> tuple[Progress, str | None]:
     """Read the save. Returns ``(progress, message)``; ``message`` is one line when something was off
     (no save yet, a salvaged or a corrupt one, a newer version's), else None. Never raises."""
     path = Path(path) if path else save_path()
+    progress, msg = _load(path)
+    return progress, (printable(" ".join(msg.split())) if msg else None)
+
+
+def _load(path: Path) -> tuple[Progress, str | None]:
     _remove_orphans(path)
     try:
         raw = read_bytes(path, "save", MAX_SAVE_BYTES)

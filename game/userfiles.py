@@ -19,7 +19,7 @@ import tomllib
 from pathlib import Path
 
 __all__ = ["FileProblem", "read_bytes", "read_text", "decode_text", "parse_toml", "write_atomic", "atomic_output",
-           "shown", "size_text"]
+           "printable", "shown", "size_text"]
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
@@ -39,6 +39,11 @@ def size_text(n: int) -> str:
         if n >= size and n % size == 0:
             return f"{n // size} {unit}"
     return f"{n} bytes"
+
+
+def printable(text: str) -> str:
+    """``text`` with control and other unprintable characters escaped (``\\x1b``), for a message line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
 
 
 def shown(text: str, limit: int = 40) -> str:
@@ -135,7 +140,7 @@ def parse_toml(text: str, source: str) -> dict:
     """TOML text (a BOM allowed) as a dict. Any problem is a :class:`FileProblem` with one line:
     ``SOURCE: line N: TOML syntax error: ... (column C)``; also for brackets nested hundreds deep
     (tomllib would overflow the stack) and a number of thousands of digits."""
-    text = text.lstrip("\ufeff")
+    text = text.removeprefix("\ufeff")  # one mark; a second is a stray character, as in any TOML reader
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -138,6 +138,8 @@ def cli_verdict(argv: list[str], named: Path) -> tuple[str, str]:
         return f"FAIL: {len(lines)} stderr lines", err[:500]
     if "internal error" in lines[0] or "Traceback" in err:
         return "FAIL: internal error", lines[0][:300]
+    if not lines[0].isprintable():
+        return "FAIL: the error holds unprintable characters", repr(lines[0][:300])
     if str(named) not in lines[0] and named.name not in lines[0]:
         return "FAIL: the error does not name the file", lines[0][:300]
     return "error", lines[0][:200]
@@ -513,6 +515,7 @@ def script_case(rng: random.Random, work: Path, seed: int) -> tuple[list[str], P
     data = "\n".join(lines).encode()
     if rng.random() < 0.2:
         data = mutate_bytes(rng, data)
+    data = _at_most_steps(data, 30_000)
     path.write_bytes(data)
     special(rng, path)
     level = ROOT / "tests" / "maps" / rng.choice(["flat.tmx", "goal.tmx", "platforms.tmx"])
@@ -521,6 +524,23 @@ def script_case(rng: random.Random, work: Path, seed: int) -> tuple[list[str], P
     if rng.random() < 0.85:
         args += ["--level", str(level)]
     return args, path
+
+
+def _at_most_steps(data: bytes, most: int) -> bytes:
+    """Cut a script that parses to more than ``most`` steps: a long script is slow, not hung, and the
+    time limit is there to catch hangs (the 1,000,000-step cap itself is tested in test_inputscript)."""
+    from game.inputscript import ScriptError, parse
+
+    try:
+        text = data.decode("utf-8-sig")
+        steps = len(parse(text).steps)
+    except (UnicodeDecodeError, ScriptError):
+        return data
+    lines = text.splitlines()
+    while steps > most and lines:
+        lines = lines[: len(lines) // 2]
+        steps = len(parse("\n".join(lines)).steps)
+    return "\n".join(lines).encode()
 
 
 # -- controls files --------------------------------------------------------------------------------------------
@@ -608,7 +628,7 @@ def save_verdict(path: Path) -> tuple[str, str]:
     original = path.read_bytes() if path.is_file() and not path.is_symlink() and path.stat().st_size < 2 << 20 else None
     backups_before = {p.name: p.read_bytes() for p in path.parent.glob("progress.json.bak*")}
     progress, msg = load_progress(path)
-    if msg is not None and ("\n" in msg or str(path) not in msg):
+    if msg is not None and ("\n" in msg or str(path) not in msg or not msg.isprintable()):
         return "FAIL: the message is not one line naming the save", repr(msg)[:300]
     for name, data in backups_before.items():  # an existing backup is never overwritten
         if (path.parent / name).read_bytes() != data:
@@ -671,8 +691,8 @@ def run_case(kind: str, seed: int, work: Path | None = None, time_limit: float =
             bindings, msg = load_bindings(named)
             Input(bindings).step_buttons()
             verdict = "works" if msg is None else "error"
-            if msg is not None and ("\n" in msg or str(named) not in msg):
-                verdict = "FAIL: the message is not one line naming the file"
+            if msg is not None and ("\n" in msg or str(named) not in msg or not msg.isprintable()):
+                verdict = "FAIL: the message is not one printable line naming the file"
             detail = msg or ""
         else:
             named = save_case(rng, case_dir, seed)

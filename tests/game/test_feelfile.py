@@ -315,6 +315,8 @@ def test_save_with_nothing_changed_leaves_the_file_alone(tmp_path):
 @pytest.mark.parametrize("text, fragment", [
     ("[jump]\nheight = " + "[" * 500 + "]" * 500 + "\n", "nested too deeply"),  # was a RecursionError
     ("[jump]\nheight = " + "9" * 5000 + "\n", "thousands of digits"),  # was ValueError (4300 digits)
+    ("[physics]\nhz = " + "9" * 400 + "\n", "line 2: physics.hz: 99999999999999999999... is far too large; "
+                                           "allowed 10..1000 Hz"),  # was OverflowError (found by tools/fuzz.py)
     ("[jump]\nheight = nan\n", "jump.height"),
     ("[jump]\nheight = inf\n", "jump.height"),
 ])
@@ -381,3 +383,12 @@ def test_a_fifo_feel_file_is_refused_when_loading_saving_and_watching(tmp_path):
         save_feel(path, FeelConfig())
     watcher = FeelWatcher(path, FeelConfig())
     assert watcher.reload() is None and "FIFO" in watcher.error
+
+
+def test_a_control_character_in_a_key_is_escaped_on_the_command_line(tmp_path, capsys):
+    from game.cli import main
+    feel = tmp_path / "feel.toml"
+    feel.write_text('[jump]\n"height\\u001b[2J" = 50\n')
+    assert main(["--feel", str(feel), "--explain"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\\x1b[2J" in err and "\x1b" not in err
