@@ -714,22 +714,96 @@ def run_case(kind: str, seed: int, work: Path | None = None, time_limit: float =
     return Outcome(kind, seed, verdict, seconds, _peak_mb(), detail)
 
 
-_WORK: Path | None = None
-
-
-def _worker_init(memory_mb: int) -> None:
-    global _WORK
+def _work(jobs: list[tuple[str, int, float]], log: Path, memory_mb: int) -> None:
+    """A worker process: runs ``jobs`` in order, logging each case's start before it runs (so a case that
+    kills the process is known) and its outcome after, as JSON lines."""
     if memory_mb:
         limit = memory_mb << 20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    _WORK = Path(tempfile.mkdtemp(prefix="tilefeel-fuzz-"))
+    work = Path(tempfile.mkdtemp(prefix="tilefeel-fuzz-"))
     import game.cli  # noqa: F401 - warm imports so the first case's time is its own
     import game.session  # noqa: F401
 
+    with open(log, "a") as out:
+        for kind, seed, limit in jobs:
+            out.write(json.dumps({"begin": [kind, seed]}) + "\n")
+            out.flush()
+            o = run_case(kind, seed, work, limit)
+            out.write(json.dumps({"done": [o.kind, o.seed, o.verdict, o.seconds, o.peak_mb, o.detail]}) + "\n")
+            out.flush()
+    shutil.rmtree(work, ignore_errors=True)
 
-def _worker(job: tuple[str, int, float]) -> Outcome:
-    kind, seed, limit = job
-    return run_case(kind, seed, _WORK, limit)
+
+class _Worker:
+    """A worker process and what it has done, read from its log; a crashed or stuck worker is replaced."""
+
+    def __init__(self, ctx, jobs, folder: Path, memory_mb: int, n: int):
+        self.jobs, self.done, self.current, self.since = list(jobs), 0, None, time.monotonic()
+        self.log = folder / f"worker{n}.log"
+        self.offset = 0
+        self.process = ctx.Process(target=_work, args=(self.jobs, self.log, memory_mb), daemon=True)
+        self.process.start()
+
+    def read(self) -> list[Outcome]:
+        out = []
+        if not self.log.exists():
+            return out
+        with open(self.log) as f:
+            f.seek(self.offset)
+            for line in f:
+                if not line.endswith("\n"):
+                    break
+                self.offset += len(line.encode())
+                entry = json.loads(line)
+                if "begin" in entry:
+                    self.current, self.since = tuple(entry["begin"]), time.monotonic()
+                else:
+                    out.append(Outcome(*entry["done"]))
+                    self.current, self.done = None, self.done + 1
+        return out
+
+
+def run_all(jobs: list[tuple[str, int, float]], workers: int, memory_mb: int, report) -> list[Outcome]:
+    """Run the jobs on ``workers`` processes; a case that kills its worker (a crash, the memory cap) or
+    outlives its time limit by 30 s (stuck where SIGALRM cannot reach) is a failure, and the rest of that
+    worker's jobs go to a fresh worker."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    folder = Path(tempfile.mkdtemp(prefix="tilefeel-fuzz-logs-"))
+    shares = [jobs[i::workers] for i in range(workers)]
+    running = [_Worker(ctx, share, folder, memory_mb, i) for i, share in enumerate(shares) if share]
+    outcomes: list[Outcome] = []
+    spawned = len(running)
+    while running:
+        time.sleep(0.2)
+        for w in list(running):
+            for o in w.read():
+                outcomes.append(o)
+                report(o)
+            stuck = w.current is not None and time.monotonic() - w.since > w.jobs[w.done][2] + 30
+            if stuck:
+                w.process.kill()
+            if w.process.is_alive():
+                continue
+            w.process.join()
+            for o in w.read():
+                outcomes.append(o)
+                report(o)
+            running.remove(w)
+            if w.done >= len(w.jobs):
+                continue
+            kind, seed, _limit = w.jobs[w.done]
+            why = "stuck past its time limit" if stuck else f"the worker died (exit code {w.process.exitcode})"
+            o = Outcome(kind, seed, f"FAIL: {why}", time.monotonic() - w.since, 0.0)
+            outcomes.append(o)
+            report(o)
+            rest = w.jobs[w.done + 1:]
+            if rest:
+                running.append(_Worker(ctx, rest, folder, memory_mb, spawned))
+                spawned += 1
+    shutil.rmtree(folder, ignore_errors=True)
+    return outcomes
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -746,18 +820,15 @@ def main(argv: list[str] | None = None) -> int:
     unknown = set(kinds) - set(KINDS)
     if unknown:
         ap.error(f"unknown kind {sorted(unknown)[0]}")
-    import multiprocessing
-
     jobs = [(k, args.seed + i, args.time_limit) for k in kinds for i in range(args.cases)]
     started = time.perf_counter()
-    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    with ctx.Pool(args.jobs, initializer=_worker_init, initargs=(args.memory_mb,)) as pool:
-        outcomes = []
-        for outcome in pool.imap_unordered(_worker, jobs, chunksize=4):
-            outcomes.append(outcome)
-            if args.verbose or outcome.failed:
-                print(f"{outcome.kind:8} seed {outcome.seed:6}  {outcome.seconds:6.2f} s  {outcome.verdict}"
-                      f"  {outcome.detail[:160]!r}", flush=True)
+
+    def report(outcome: Outcome) -> None:
+        if args.verbose or outcome.failed:
+            print(f"{outcome.kind:8} seed {outcome.seed:6}  {outcome.seconds:6.2f} s  {outcome.verdict}"
+                  f"  {outcome.detail[:160]!r}", flush=True)
+
+    outcomes = run_all(jobs, args.jobs, args.memory_mb, report)
     wall = time.perf_counter() - started
     print(f"\n{'kind':8} {'cases':>6} {'works':>6} {'1-line':>6} {'FAIL':>5} {'slowest s':>9} "
           f"{'median s':>8} {'peak MB':>8}")

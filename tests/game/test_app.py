@@ -201,3 +201,31 @@ def test_a_broken_controls_file_does_not_stop_the_game(levels, capsys):
         assert "input.toml: line 2: the controls file is not UTF-8" in out and "using default controls" in out
     finally:
         a.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs and signals")
+def test_a_fifo_save_neither_hangs_the_window_nor_stops_sigterm(tmp_path):
+    """Defect 9: a FIFO progress.json hung the window at start, and SIGTERM did not stop it."""
+    import signal
+    data = tmp_path / "data"
+    data.mkdir()
+    os.mkfifo(data / "progress.json")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": str(ROOT),
+           "TILEFEEL_DATA_DIR": str(data), "TILEFEEL_CONFIG_DIR": str(tmp_path / "config")}
+    game = subprocess.Popen([sys.executable, "-m", "game", "--level", str(MAPS / "flat.tmx")], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    import threading
+    guard = threading.Timer(40, game.kill)  # a hang fails the test instead of stalling the suite
+    guard.start()
+    try:
+        line = game.stdout.readline()  # the one line about the save, printed once the window is up
+        assert "FIFO" in line and "starting fresh" in line, line
+        game.send_signal(signal.SIGTERM)
+        assert game.wait(timeout=20) in (0, -signal.SIGTERM)
+    finally:
+        guard.cancel()
+        if game.poll() is None:
+            game.kill()
+            game.wait()
+        game.stdout.close()
+        game.stderr.close()
