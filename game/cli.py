@@ -173,7 +173,7 @@ def resolve_script(level: str | Path | None, script_path: str | Path):
 
     folders = [levels_folder(), Path(script_path).parent, Path(script_path).parent.parent]
     for folder in dict.fromkeys(folders):
-        if (folder / script.level).is_file():
+        if os.path.isfile(folder / script.level):  # (never raises, even for a 300-character name)
             return folder / script.level, script
     raise CliError(f"{where}: level '{script.level}' not found (looked in {', '.join(map(str, folders))}); "
                    "give --level LEVEL.tmx")
@@ -266,9 +266,9 @@ def _window(args: argparse.Namespace, feel) -> int:
 
 def _check_writable(path: Path, what: str) -> None:
     folder = path.parent
-    if path.is_dir():
+    if os.path.isdir(path):
         raise CliError(f"{path}: is a folder; give a file name for the {what}")
-    if not folder.is_dir():
+    if not os.path.isdir(folder):
         raise CliError(f"{path}: cannot write the {what} (no folder {folder})")
     if not os.access(folder, os.W_OK):
         raise CliError(f"{path}: cannot write the {what} (the folder {folder} is not writable)")

@@ -15,6 +15,7 @@ import bisect
 import difflib
 import logging
 import math
+import os
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -381,8 +382,8 @@ class _Loader:
                 raise self.error(label, "is not a .tsx file; save the tileset as a .tsx (Tiled: Export "
                                         "Tileset As..., 'Tiled tileset files (*.tsx)')")
             tsx_path = self.path.parent / source
-            if not tsx_path.exists():
-                raise self.error(label, f"file not found (looked for {tsx_path})")
+            if not os.path.exists(tsx_path):  # (os.path never raises: a name may be too long)
+                raise self.error(label, f"file not found (looked for {_short(tsx_path)})")
             tsx = self.parse_xml(tsx_path, "tileset", LIMITS.tileset_bytes)
             if tsx.tag != "tileset":
                 raise self.error(label, f"not a Tiled tileset (root element <{shown(tsx.tag)[1:-1]}>)")
@@ -431,8 +432,8 @@ class _Loader:
         src = image.get("source")
         if not src:
             raise self.error(where, "an <image> has no source")
-        if not (tsx_path.parent / src).is_file():
-            raise self.error(where, f"image {shown(src)} not found (looked for {tsx_path.parent / src})")
+        if not os.path.isfile(tsx_path.parent / src):
+            raise self.error(where, f"image {shown(src)} not found (looked for {_short(tsx_path.parent / src)})")
 
     def check_grid(self, image: ET.Element, tw: int, th: int, where: str) -> None:
         """pytmx cuts a tileset image into tiles by the image's declared size: keep that count bounded."""
@@ -540,7 +541,7 @@ class _Loader:
                 self.properties(node, f"image layer {shown(name)}")
                 image = node.find("image")
                 if image is not None and image.get("source"):
-                    if not (self.path.parent / image.get("source")).is_file():
+                    if not os.path.isfile(self.path.parent / image.get("source")):
                         raise self.error(f"image layer {shown(name)}",
                                          f"image {shown(image.get('source'))} not found")
 
@@ -871,6 +872,12 @@ class _Loader:
         for area in (*level.goals, *level.checkpoints, *level.hazards, *level.coins, *level.triggers,
                      *level.platforms):
             area.gid = gids.get(area.id)
+
+
+def _short(path, most: int = 160) -> str:
+    """A path for a message: whole when short, else its start and '...'."""
+    text = str(path)
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def _a(word: str) -> str:

@@ -55,6 +55,10 @@ def shown(text: str, limit: int = 40) -> str:
     return repr(text)
 
 
+def _a(what: str) -> str:
+    return f"an {what}" if what[:1] in "aeiou" else f"a {what}"
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"
@@ -88,7 +92,7 @@ def read_bytes(path: str | os.PathLike, what: str, limit: int) -> bytes:
     except FileNotFoundError:
         raise FileProblem(f"{path}: {what} not found", missing=True) from None
     except IsADirectoryError:
-        raise FileProblem(f"{path}: is a folder, not a {what}") from None
+        raise FileProblem(f"{path}: is a folder, not {_a(what)}") from None
     except OSError as exc:
         raise FileProblem(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None
     try:
@@ -96,10 +100,10 @@ def read_bytes(path: str | os.PathLike, what: str, limit: int) -> bytes:
         if not stat.S_ISREG(st.st_mode):
             if _is_devnull(st):
                 return b""
-            raise FileProblem(f"{path}: is {_kind(st.st_mode)}, not a {what}; give a file saved on disk")
+            raise FileProblem(f"{path}: is {_kind(st.st_mode)}, not {_a(what)}; give a file saved on disk")
         if st.st_size > limit:
             raise FileProblem(f"{path}: the {what} is {size_text(st.st_size)}, over the {size_text(limit)} "
-                              f"limit for a {what}")
+                              f"limit for {_a(what)}")
         chunks, left = [], limit + 1
         while left > 0:  # a file growing while it is read still stops at the cap
             chunk = os.read(fd, min(left, 1 << 20))
@@ -109,7 +113,7 @@ def read_bytes(path: str | os.PathLike, what: str, limit: int) -> bytes:
             left -= len(chunk)
         data = b"".join(chunks)
         if len(data) > limit:
-            raise FileProblem(f"{path}: the {what} is over the {size_text(limit)} limit for a {what}")
+            raise FileProblem(f"{path}: the {what} is over the {size_text(limit)} limit for {_a(what)}")
         return data
     except OSError as exc:
         raise FileProblem(f"{path}: cannot read the {what} ({exc.strerror or exc})") from None

@@ -341,14 +341,16 @@ def _mutate_data(rng: random.Random, root) -> None:
             w, h = node.get("width", "1"), node.get("height", "1")
             layer_size = int(w) * int(h) if w.isdigit() and h.isdigit() and int(w) * int(h) < 10**7 else 1
     op = rng.randrange(5)
-    if op == 0:  # a zlib bomb: 1000 times the layer
+    if op == 0:  # a zlib bomb: 1000 times the layer (at most 256 MB inflated)
         data.attrib.update(encoding="base64", compression="zlib")
-        data.text = base64.b64encode(zlib.compress(bytes(4 * layer_size * 1000))).decode()
+        bomb = zlib.compressobj()
+        packed = b"".join(bomb.compress(bytes(1 << 20)) for _ in range(min(4 * layer_size * 1000 >> 20, 256)))
+        data.text = base64.b64encode(packed + bomb.flush()).decode()
     elif op == 1:
         data.text = (data.text or "")[: rng.randrange(len(data.text or "x") + 1)]
     elif op == 2:
         gids = [rng.choice([0, 1, 2, 3, 0x80000003, 0x40000003, 0x20000001, 2**32 - 1, 9999, 268435455])
-                for _ in range(layer_size)]
+                for _ in range(min(layer_size, 1 << 20))]
         raw = b"".join(g.to_bytes(4, "little") for g in gids)
         enc = rng.choice(["csv", "base64", "zlib", "gzip", "zstd", "lzma"])
         if enc == "csv":
@@ -364,9 +366,10 @@ def _mutate_data(rng: random.Random, root) -> None:
             data.text = base64.b64encode(packed).decode()
     elif op == 3:
         data.set("encoding", rng.choice(["", "xml", "base32", "csv", "base64"]))
-    else:
-        data.text = ",".join(rng.choice(["1", "-5", "1.5", "x", "", "4294967296", "9" * 5000])
-                             for _ in range(max(1, layer_size)))
+    else:  # CSV with one bad cell somewhere (the generator's own memory stays small)
+        cells = ["1" if rng.random() < 0.5 else "0" for _ in range(max(1, min(layer_size, 1 << 20)))]
+        cells[rng.randrange(len(cells))] = rng.choice(["-5", "1.5", "x", "", "4294967296", "9" * 5000])
+        data.text = ",".join(cells)
 
 
 def map_case(rng: random.Random, work: Path, seed: int) -> tuple[list[str], Path, bool]:

@@ -23,7 +23,7 @@ from game.app import App  # noqa: E402
 from game.scenes.play import PlayScene  # noqa: E402
 from game.scenes.title import TitleScene  # noqa: E402
 
-from .test_scenes import _args, levels, tick  # noqa: E402,F401  (levels: the two-level fixture)
+from .test_scenes import _args, app, levels, tick  # noqa: E402,F401  (fixtures: the app on two levels)
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = ROOT / "tests" / "maps"
@@ -126,14 +126,6 @@ def test_no_display_plays_the_given_replay_headless(levels, monkeypatch, capsys)
 
 
 # -- a running game survives its files (issue 10) ------------------------------------------------------------
-
-@pytest.fixture
-def app(levels):
-    a = App(_args())
-    assert a.start() is None
-    yield a
-    a.close()
-
 
 def test_a_feel_change_mid_level_saves_an_honest_best_time(app):
     """Defect 3: after switching to 1000 Hz a ~13 s run saved best_time 2.925."""

@@ -357,3 +357,11 @@ def test_an_unwritable_recording_keeps_an_old_one_whole(tmp_path, capsys, monkey
                  "--record", str(record)]) == 2
     assert capsys.readouterr().err == f"error: {record}: cannot write the recording (No space left on device)\n"
     assert record.read_text() == "old run\n" and sorted(p.name for p in tmp_path.iterdir()) == ["rec.txt", "s.txt"]
+
+
+def test_a_header_naming_a_file_too_long_for_the_system_is_one_line(tmp_path, capsys):
+    script = tmp_path / "run.txt"
+    script.write_text("level " + "a" * 300 + ".tmx\n10 right\n")  # over NAME_MAX: is_file() would raise
+    assert main(["--headless", "--replay", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not found" in err and "internal error" not in err

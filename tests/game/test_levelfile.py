@@ -378,3 +378,13 @@ def test_collision_from_numpy_matches_every_layer_rule_on_a_big_map(tmp_path):
     assert (k[-1] == int(S)).all() and (k[200, 10:20] == int(OW)).all() and k[100, 7] == int(SL)
     assert int(np.count_nonzero(k)) == 1024 + 10 + 1
     assert level.grid.surface_y(7, 100, 7 * 16) == 100 * 16  # rises to the left now: 16 high at x=0
+
+
+@pytest.mark.parametrize("tileset, layers", [
+    (f'<tileset firstgid="1" source="{"9" * 5000}.tsx"/>', None),  # found by tools/fuzz.py: OSError ENAMETOOLONG
+    (None, f'<imagelayer id="7" name="sky"><image source="{"a" * 5000}.png"/></imagelayer>'),
+])
+def test_a_file_name_too_long_for_the_system_is_one_line(tmp_path, tileset, layers):
+    ground = f'<layer id="1" name="ground" width="20" height="8"><data encoding="csv">{FLAT_ROWS}</data></layer>'
+    message = load_error(write_map(tmp_path, tileset=tileset, layers=ground + (layers or "")))
+    assert "not found" in message and len(message) < 600
