@@ -30,7 +30,7 @@ from .render.canvas import CANVAS_W
 from .render.hud import draw_notices
 from .render.sprites import ASSETS, Art
 from .save import load_progress, save_progress
-from .userfiles import FileProblem
+from .userfiles import FileProblem, printable
 from .scenes.base import SceneManager
 from .scenes.catalog import discover
 
@@ -170,7 +170,7 @@ class App:
         try:
             path, script = resolve_script(level, replay)
         except Exception as exc:  # ScriptError / CliError: one line, like headless
-            print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+            print(f"error: {printable(' '.join(str(exc).split()))}", file=sys.stderr)
             return None, None
         return path, script.steps
 
