@@ -31,6 +31,7 @@ from .render.canvas import CANVAS_W
 from .render.hud import draw_notices
 from .render.sprites import ASSETS, Art
 from .save import load_progress, save_path, save_progress
+from .userfiles import FileProblem, printable
 from .scenes.base import SceneManager
 from .scenes.catalog import discover
 
@@ -118,8 +119,12 @@ class App:
         except pygame.error as exc:
             why = str(exc).strip() or "SDL could not open a window"
         if why is not None:
-            print(f"no display available ({why}); playing the first level's replay headless instead")
+            level, steps = self._start_request()
+            what = "the replay" if steps is not None else "the first level's replay"
+            print(f"no display available ({why}); playing {what} headless instead")
             pygame.display.quit()
+            if level is not None and steps is not None:
+                return headless_replay(self.levels, self.feel, start=(Path(level), steps, Path(self.args.replay)))
             return headless_replay(self.levels, self.feel)
         for line in said:
             print(line)
@@ -162,23 +167,30 @@ class App:
             self.log(f"tuning panel off: {exc}")
 
     def _first_scene(self):
+        """``--level`` / ``--replay`` straight into play (the CLI checked them before the window opened;
+        a problem found now is still one line, and the title comes up instead)."""
         from .scenes.title import TitleScene
-        args = self.args
-        level = getattr(args, "level", None)
-        replay = getattr(args, "replay", None)
-        if level or replay:
-            info = self._info_for(level) if level else (self.levels[0] if self.levels else None)
-            steps = None
-            if replay:
-                from .inputscript import parse_script
-                steps = parse_script(Path(replay).read_text(encoding="utf-8"), str(replay))
-            if info is not None:
-                scene = self._play_scene(info, steps)
-                if isinstance(scene, str):
-                    print(f"error: {scene}", file=sys.stderr)
-                else:
-                    return scene
+        level, steps = self._start_request()
+        if level is not None:
+            scene = self._play_scene(self._info_for(str(level)), steps)
+            if not isinstance(scene, str):
+                return scene
+            print(f"error: {scene}", file=sys.stderr)
         return TitleScene(self)
+
+    def _start_request(self):
+        """``(level path, replay steps or None)`` from ``--level`` / ``--replay``, or ``(None, None)``."""
+        args = self.args
+        level, replay = getattr(args, "level", None), getattr(args, "replay", None)
+        if not replay:
+            return (Path(level) if level else None), None
+        from .cli import resolve_script
+        try:
+            path, script = resolve_script(level, replay)
+        except Exception as exc:  # ScriptError / CliError: one line, like headless
+            print(f"error: {printable(' '.join(str(exc).split()))}", file=sys.stderr)
+            return None, None
+        return path, script.steps
 
     def _info_for(self, path: str):
         p = Path(path).resolve()
@@ -237,7 +249,11 @@ class App:
         if key == pygame.K_F3:
             self.debug = not self.debug
         elif key == pygame.K_F12:
-            path = self.screen.screenshot()
+            try:
+                path = self.screen.screenshot()
+            except (FileProblem, OSError, pygame.error) as exc:  # a full disk, a read-only folder: play on
+                self.notice(f"screenshot not saved: {' '.join(str(exc).split())}", error=True)
+                return True
             self.notice(f"screenshot saved: {path}")
             print(f"screenshot saved: {path}")
         elif key == pygame.K_m:
@@ -387,14 +403,14 @@ class App:
     def make_attract(self):
         """The title's backdrop: the first level with a replay file playing it, else the first level
         standing still; None when no level loads."""
-        from .inputscript import parse_script
+        from .inputscript import read_script
         from .scenes.play import PlayScene
         with_replay = [i for i in self.levels if i.replay is not None]
         for info in with_replay + [i for i in self.levels if i.replay is None][:1]:
             try:
                 steps = None
                 if info.replay is not None:
-                    steps = parse_script(info.replay.read_text(encoding="utf-8"), str(info.replay))
+                    steps = read_script(info.replay).steps
                 return PlayScene(self, info, replay=steps, attract=True)
             except Exception as exc:
                 self.log(f"attract mode: {' '.join(str(exc).split())}")
@@ -405,11 +421,13 @@ class App:
         if not path or play.attract or play.replay is not None or not play.record:
             return
         from .inputscript import format_script
-        try:
-            Path(path).write_text(f"# {play.info.name}\n" + format_script(play.record), encoding="utf-8")
+        from .userfiles import write_atomic
+        try:  # whole or not at all: a full disk never leaves half a recording
+            write_atomic(path, format_script(play.record, level=play.info.name), "recording")
             self._recorded = (str(path), len(play.record))
-        except OSError as exc:
-            print(f"cannot write recording {path} ({exc.strerror or exc})")
+        except FileProblem as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            self.notice(str(exc), error=True, seconds=6)
 
 
 def _no_display_reason() -> str | None:
@@ -455,21 +473,25 @@ def _runtime_dir():
         shutil.rmtree(path, ignore_errors=True)
 
 
-def headless_replay(levels, feel, out=None) -> int:
-    """No window: play the first level that has a replay, printing progress once a second and the result."""
+def headless_replay(levels, feel, out=None, start=None) -> int:
+    """No window: play ``start`` = ``(level path, steps, replay path)``, else the first level that has a
+    replay, printing progress once a second and the result."""
     out = out or sys.stdout
-    from .inputscript import parse_script
+    from .inputscript import read_script
     from .levelfile import load_level
     from .session import Session
     try:
-        info = next((i for i in levels if i.replay is not None), None)
-        if info is None:
-            print("no level with a replay in levels/replays/; nothing to play", file=out)
-            return 0
-        steps = parse_script(info.replay.read_text(encoding="utf-8"), str(info.replay))
-        session = Session(load_level(info.path), feel)
+        if start is None:
+            info = next((i for i in levels if i.replay is not None), None)
+            if info is None:
+                print("no level with a replay in levels/replays/; nothing to play", file=out)
+                return 0
+            start = (info.path, read_script(info.replay).steps, info.replay)
+        path, steps, replay = start
+        session = Session(load_level(path), feel)
         hz = feel.physics.hz
-        print(f"playing {info.replay.name} on {info.name} ({info.title}), {len(steps)} steps", file=out)
+        level = session.level
+        print(f"playing {replay.name} on {level.name} ({level.title}), {len(steps)} steps", file=out)
         for i, buttons in enumerate(steps, 1):
             for ev in session.step(buttons):
                 if ev.type in ("checkpoint", "coin", "death", "goal"):
@@ -482,7 +504,7 @@ def headless_replay(levels, feel, out=None) -> int:
                 break
         s = session.summary()
         verdict = "completed" if s["completed"] else "not completed"
-        print(f"{verdict} in {session.steps / hz:.2f} s: {s['coins']}/{len(session.level.coins)} coins, "
+        print(f"{verdict} in {session.time:.2f} s: {s['coins']}/{len(session.level.coins)} coins, "
               f"{s['deaths']} deaths", file=out)
         print(json.dumps(s), file=out)
         return 0

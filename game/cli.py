@@ -10,15 +10,16 @@ Every error is one line on stderr, ``error: ...``, naming the file and the thing
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
 import sys
 import traceback
 from pathlib import Path
-from typing import TextIO
 
-__all__ = ["main", "build_parser", "run_headless", "TRACE_COLUMNS", "trace_row", "CliError", "EXIT_ERROR"]
+__all__ = ["main", "build_parser", "run_headless", "resolve_script", "TRACE_COLUMNS", "trace_row", "CliError",
+           "EXIT_ERROR"]
 
 EXIT_ERROR = 2
 
@@ -86,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
+    from .userfiles import printable
+
+    text = printable(" ".join(str(exc).split()))  # a file's control characters never reach the terminal
     if isinstance(exc, _user_errors()):
         return text
     return f"internal error: {type(exc).__name__}: {text} (run again with --debug for the traceback)"
@@ -142,8 +145,6 @@ def _headless(args: argparse.Namespace, feel) -> int:
     if args.inputs and args.replay:
         raise CliError("give either --inputs or --replay (they mean the same with --headless), not both")
     script = args.inputs or args.replay
-    if not args.level:
-        raise CliError("--headless needs --level LEVEL.tmx")
     if not script:
         raise CliError("--headless needs --inputs SCRIPT.txt (or --replay SCRIPT.txt)")
     summary = run_headless(args.level, script, feel, trace=args.trace, record=args.record)
@@ -151,62 +152,68 @@ def _headless(args: argparse.Namespace, feel) -> int:
     return 0
 
 
-def _read_script(path: str | Path):
-    from .inputscript import parse_script
+def resolve_script(level: str | Path | None, script_path: str | Path):
+    """Read the input script and decide which level it plays: ``level`` when given (a script whose
+    ``level NAME`` header names another map is an error), else the map its header names, looked up in
+    the levels folder, then beside the script, then in the script's parent folder.
+    Returns ``(level path, Script)``; raises ScriptError / CliError with one-line messages."""
+    from .inputscript import HEADER, read_script
 
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"{path}: input script not found") from None
-    except UnicodeDecodeError:
-        raise CliError(f"{path}: input script is not UTF-8 text") from None
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read input script ({exc.strerror or exc})") from None
-    return parse_script(text, source=str(path))
+    script = read_script(script_path)
+    where = f"{script_path}: line {script.level_line}"
+    if level is not None:
+        if script.level is not None and script.level != Path(level).name:
+            raise CliError(f"{where}: this script is for level '{script.level}', not '{Path(level).name}'; "
+                           "drop --level to play it on its own level")
+        return Path(level), script
+    if script.level is None:
+        raise CliError(f"{script_path}: the script does not say which level it plays; give --level "
+                       f"LEVEL.tmx or start the script with a '{HEADER} NAME.tmx' line")
+    from .scenes.catalog import levels_folder
+
+    folders = [levels_folder(), Path(script_path).parent, Path(script_path).parent.parent]
+    for folder in dict.fromkeys(folders):
+        if os.path.isfile(folder / script.level):  # (never raises, even for a 300-character name)
+            return folder / script.level, script
+    raise CliError(f"{where}: level '{script.level}' not found (looked in {', '.join(map(str, folders))}); "
+                   "give --level LEVEL.tmx")
 
 
-def _open_out(path: str | Path, what: str) -> TextIO:
-    try:
-        return open(path, "w", encoding="utf-8", newline="")
-    except OSError as exc:
-        raise CliError(f"{path}: cannot write {what} ({exc.strerror or exc})") from None
-
-
-def run_headless(level_path: str | Path, script_path: str | Path, feel=None, *,
+def run_headless(level_path: str | Path | None, script_path: str | Path, feel=None, *,
                  trace: str | Path | None = None, record: str | Path | None = None) -> dict:
     """Play ``level_path`` with the input script ``script_path``; returns the JSON summary dict.
+    ``level_path`` None: the level the script's ``level NAME`` header names (see :func:`resolve_script`).
 
-    Stops when the script ends or the goal is reached. Raises LevelError / ScriptError / FeelFileError /
-    CliError with one-line messages.
+    Stops when the script ends or the goal is reached. The trace and the recording are written whole or
+    not at all (a full disk is a CliError naming the file). Raises LevelError / ScriptError /
+    FeelFileError / CliError with one-line messages.
     """
+    from .inputscript import format_script
     from .levelfile import load_level
     from .session import Session
+    from .userfiles import FileProblem, atomic_output, write_atomic
 
-    steps = _read_script(script_path)
+    level_path, script = resolve_script(level_path, script_path)
     level = load_level(level_path)
     session = Session(level, feel)
-    trace_file = _open_out(trace, "the trace") if trace else None
     played = []
     try:
-        writer = None
-        if trace_file is not None:
-            writer = csv.writer(trace_file, lineterminator="\n")
-            writer.writerow(TRACE_COLUMNS)
-        for buttons in steps:
-            events = session.step(buttons)
-            played.append(buttons)
-            if writer is not None:
-                writer.writerow(trace_row(session, buttons, events))
-            if session.completed:
-                break
-    finally:
-        if trace_file is not None:
-            trace_file.close()
-    if record:
-        from .inputscript import format_script
-
-        with _open_out(record, "the recording") as f:
-            f.write(format_script(played))
+        with atomic_output(trace, "trace") if trace else contextlib.nullcontext() as trace_file:
+            writer = None
+            if trace_file is not None:
+                writer = csv.writer(trace_file, lineterminator="\n")
+                writer.writerow(TRACE_COLUMNS)
+            for buttons in script.steps:
+                events = session.step(buttons)
+                played.append(buttons)
+                if writer is not None:
+                    writer.writerow(trace_row(session, buttons, events))
+                if session.completed:
+                    break
+        if record:
+            write_atomic(record, format_script(played, level=level.name), "recording")
+    except FileProblem as exc:
+        raise CliError(str(exc)) from None
     return session.summary()
 
 
@@ -240,9 +247,28 @@ def trace_row(session, buttons, events) -> list:
 
 
 def _window(args: argparse.Namespace, feel) -> int:
+    """Check what the window will use -- the replay and its level, the level, the recording's folder --
+    and report a problem as the same one line as headless, before a window opens."""
+    level = args.level
+    if args.replay:
+        level, _script = resolve_script(args.level, args.replay)
+    if level:
+        from .levelfile import load_level
+
+        load_level(level)
+        args.level = str(level)
+    if args.record:
+        _check_writable(Path(args.record), "recording")
     from game.app import run_app  # pygame's window stack only when a window is wanted
 
     return int(run_app(args) or 0)
-    print("note: the windowed game is not built yet; try: python -m game --headless --level LEVEL.tmx "
-          "--inputs SCRIPT.txt")
-    return 0
+
+
+def _check_writable(path: Path, what: str) -> None:
+    folder = path.parent
+    if os.path.isdir(path):
+        raise CliError(f"{path}: is a folder; give a file name for the {what}")
+    if not os.path.isdir(folder):
+        raise CliError(f"{path}: cannot write the {what} (no folder {folder})")
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"{path}: cannot write the {what} (the folder {folder} is not writable)")

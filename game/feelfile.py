@@ -28,11 +28,12 @@ from __future__ import annotations
 import math
 import re
 import sys
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine import ConfigError, FeelConfig, knobs
+
+from .userfiles import FileProblem, decode_text, parse_toml, read_bytes, read_text, write_atomic
 
 __all__ = [
     "DEFAULT_FEEL_PATH", "FeelFileError", "GUIDE", "Guide", "SECTION_TITLES",
@@ -122,42 +123,33 @@ def guide(dotted: str) -> Guide:
 
 # -- loading -----------------------------------------------------------------------------------------------
 
+MAX_FEEL_BYTES = 1 << 20  # a feel file is read only up to this size
+
+
+def read_feel_text(path: str | Path) -> str:
+    """The text of a feel file (a regular UTF-8 file, BOM allowed, at most ``MAX_FEEL_BYTES``)."""
+    try:
+        return read_text(path, "feel file", MAX_FEEL_BYTES)
+    except FileProblem as exc:
+        if exc.missing:
+            raise FeelFileError(f"{path}: no such feel file (the default one is {DEFAULT_FEEL_PATH.name} "
+                                f"at the repository root)") from None
+        raise FeelFileError(str(exc)) from None
+
+
 def load_feel(path: str | Path, base: FeelConfig | None = None) -> FeelConfig:
     """Read and validate a feel file; keys it does not name keep ``base``'s values (default: engine)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise FeelFileError(f"{path}: no such feel file (the default one is {DEFAULT_FEEL_PATH.name} "
-                            f"at the repository root)") from None
-    except UnicodeDecodeError:
-        raise FeelFileError(f"{path}: not a text file (a feel file is UTF-8 TOML)") from None
-    except OSError as exc:
-        raise FeelFileError(f"{path}: cannot read feel file ({exc.strerror or exc})") from None
-    return parse_feel(text, source=str(path), base=base)
-
-
-_AT_LINE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-_AT_EOF = re.compile(r"\s*\(at end of document\)\s*$")
+    return parse_feel(read_feel_text(path), source=str(path), base=base)
 
 
 def parse_feel(text: str, source: str = "<feel>", base: FeelConfig | None = None) -> FeelConfig:
     """Validate TOML text into a FeelConfig; errors are one line starting with ``source``."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        msg = str(exc).splitlines()[0] if str(exc) else "invalid TOML"
-        m = _AT_LINE.search(msg)
-        if m:
-            msg = _AT_LINE.sub("", msg)
-            raise FeelFileError(f"{source}: line {m.group(1)}: TOML syntax error: {msg} "
-                                f"(column {m.group(2)})") from None
-        if _AT_EOF.search(msg):
-            last = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
-            raise FeelFileError(f"{source}: line {last}: TOML syntax error: "
-                                f"{_AT_EOF.sub('', msg)} (at end of file)") from None
-        raise FeelFileError(f"{source}: TOML syntax error: {msg}") from None
+        data = parse_toml(text, source)
+    except FileProblem as exc:
+        raise FeelFileError(str(exc)) from None
     _check_root(data, text, source)
+    _check_huge(data, text, source)
     try:
         return FeelConfig.from_dict(data, base=base)
     except ConfigError as exc:
@@ -178,6 +170,21 @@ def _check_root(data: dict, text: str, source: str) -> None:
             where = f"line {line}: " if line else ""
             raise FeelFileError(f"{source}: {where}{key}: a knob outside any table; "
                                 f"did you mean '{homes[0]}' (put it under [{homes[0].split('.')[0]}])?")
+
+
+def _check_huge(data: dict, text: str, source: str) -> None:
+    """A whole number of hundreds of digits would overflow the engine's float range check: say so here."""
+    meta = {name: m for name, _t, _d, m in knobs()}
+    for section, table in data.items():
+        for key, value in (table.items() if isinstance(table, dict) else ()):
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+                dotted = f"{section}.{key}"
+                line = _line_of(text, dotted)
+                where = f"line {line}: " if line else ""
+                allowed = f"; allowed {meta[dotted]['min']}..{meta[dotted]['max']} {meta[dotted]['unit']}" \
+                    if dotted in meta else ""
+                digits = str(value)[:20] + "..."  # it has over 15 digits
+                raise FeelFileError(f"{source}: {where}{dotted}: {digits} is far too large{allowed}")
 
 
 def _with_range(exc: ConfigError) -> str:
@@ -296,7 +303,8 @@ def save_feel(path: str | Path, feel: FeelConfig, base: FeelConfig | None = None
     not name is added (to its table, created at the end if missing) only when its value differs from
     ``base`` (the defaults) -- so partial preset files stay partial. A value's trailing comment keeps its
     column when the value's width changes. Returns the dotted names written. A missing file is created.
-    Raises FeelFileError if the current file is not valid (fix it first, or it would be overwritten).
+    Raises FeelFileError if the current file is not valid (fix it first, or it would be overwritten) or
+    cannot be written (the file is then left as it was: the write is whole or nothing).
     """
     import tomlkit
     from tomlkit.items import Table
@@ -304,13 +312,19 @@ def save_feel(path: str | Path, feel: FeelConfig, base: FeelConfig | None = None
     path = Path(path)
     base = base or FeelConfig()
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        text = ""
-    except OSError as exc:
-        raise FeelFileError(f"{path}: cannot read feel file ({exc.strerror or exc})") from None
+        data = read_bytes(path, "feel file", MAX_FEEL_BYTES)
+        text = decode_text(data, path, "feel file")
+    except FileProblem as exc:
+        if not exc.missing:  # e.g. not UTF-8: writing our values would lose what the file holds
+            raise FeelFileError(f"{exc}; fix it before saving") from None
+        data, text = b"", ""
     current = parse_feel(text, source=str(path), base=base)
-    doc = tomlkit.parse(text)
+    bom = "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""  # kept as the file had it
+    try:
+        doc = tomlkit.parse(text)
+    except Exception as exc:  # noqa: BLE001 - tomlkit refusing what tomllib read: one line, file kept
+        raise FeelFileError(f"{path}: cannot rewrite the file keeping its layout ({exc}); fix it before "
+                            "saving") from None
     written = []
     for dotted, _type, _default, _meta in knobs():
         section, key = dotted.split(".", 1)
@@ -332,10 +346,10 @@ def save_feel(path: str | Path, feel: FeelConfig, base: FeelConfig | None = None
             table.add(key, _toml_value(dotted, new))
         written.append(dotted)
     if written or not path.exists():
-        out = tomlkit.dumps(doc)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(out, encoding="utf-8")
-        tmp.replace(path)
+        try:
+            write_atomic(path, bom + tomlkit.dumps(doc), "feel file")
+        except FileProblem as exc:
+            raise FeelFileError(str(exc)) from None
     return written
 
 

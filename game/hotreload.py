@@ -24,7 +24,8 @@ from collections.abc import Callable
 
 from engine import FeelConfig
 
-from .feelfile import FeelFileError, parse_feel
+from .feelfile import MAX_FEEL_BYTES, FeelFileError, parse_feel
+from .userfiles import FileProblem, decode_text, read_bytes
 
 __all__ = ["FeelWatcher"]
 
@@ -43,6 +44,7 @@ class FeelWatcher:
         self._next_check = clock() + interval
         self._stamp = self._stat()
         self._digest: bytes | None = None
+        self._problem = ""  # why the last read failed
         self.error: str | None = None
         self.reloads = 0  # good reloads so far (handy for an on-screen "reloaded" flash)
         if feel is None:
@@ -89,14 +91,15 @@ class FeelWatcher:
 
     def _read(self) -> bytes | None:
         try:
-            return self.path.read_bytes()
-        except OSError:
+            return read_bytes(self.path, "feel file", MAX_FEEL_BYTES)
+        except FileProblem as exc:
+            self._problem = str(exc)
             return None
 
     def _load(self, force: bool) -> FeelConfig | None:
         data = self._read()
-        if data is None:
-            self.error = f"{self.path}: cannot read the feel file (keeping the last good values)"
+        if data is None:  # gone, a FIFO, too big...: say why, keep playing with the last good values
+            self.error = f"cannot read the feel file: {self._problem} (keeping the last good values)"
             self._digest = None
             return None
         digest = hashlib.sha1(data).digest()
@@ -104,9 +107,9 @@ class FeelWatcher:
             return None
         self._digest = digest
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            self.error = f"{self.path}: not UTF-8 text (keeping the last good values)"
+            text = decode_text(data, self.path, "feel file")
+        except FileProblem as exc:
+            self.error = f"{exc} (keeping the last good values)"
             return None
         try:
             feel = parse_feel(text, source=str(self.path), base=self.base)

@@ -17,7 +17,9 @@ else ``%APPDATA%\\tilefeel`` on Windows, else ``$XDG_CONFIG_HOME/tilefeel`` or `
     jump = ["a", "b"]     # dpup dpdown dpleft dpright leftstick rightstick
     deadzone = 0.4        # left stick, 0..1
 
-A table names only what it changes. A bad file is reported in one line and the defaults are used.
+A table names only what it changes. A bad file (not UTF-8, not TOML, a wrong type, an unknown name, larger
+than ``MAX_CONTROLS_BYTES``, not a regular file) is reported in one line and the defaults are used; an
+action given an empty list (``jump = []``) would be unusable, so it keeps its default, with a warning.
 Gamepads: SDL game controllers (standard layout) with hot-plug; other joysticks fall back to button 0 =
 jump, 1 = back, 7 = start, first hat / first two axes = move.
 """
@@ -26,7 +28,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tomllib
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,8 +45,12 @@ try:
 except ImportError:  # pragma: no cover - very old pygame
     _controller = None
 
+from .userfiles import FileProblem, parse_toml, printable, read_text, shown
+
 __all__ = ["Input", "init_devices", "Bindings", "BindingsError", "load_bindings", "config_path",
-           "STEP_BUTTONS", "ACTIONS"]
+           "STEP_BUTTONS", "ACTIONS", "MAX_CONTROLS_BYTES"]
+
+MAX_CONTROLS_BYTES = 64 << 10  # the controls file is read only up to this size
 
 STEP_BUTTONS = ("left", "right", "up", "down", "jump")
 ACTIONS = ("left", "right", "up", "down", "jump", "confirm", "back", "pause")
@@ -100,20 +105,26 @@ class Bindings:
         return cls.from_dict({})
 
     @classmethod
-    def from_dict(cls, data: dict, source: str = "bindings") -> Bindings:
+    def from_dict(cls, data: dict, source: str = "bindings", notes: list[str] | None = None) -> Bindings:
+        """Bindings from a parsed controls file. Raises :class:`BindingsError` (one line) for a bad
+        value; an action given an empty list keeps its default and is named in ``notes``."""
         unknown = set(data) - {"keyboard", "gamepad"}
         if unknown:
-            raise BindingsError(f"{source}: unknown table [{sorted(unknown)[0]}]; "
+            raise BindingsError(f"{source}: unknown table [{shown(sorted(unknown)[0])[1:-1]}]; "
                                 "use [keyboard] or [gamepad]")
+        notes = [] if notes is None else notes
         kb = dict(DEFAULT_KEYS)
-        kb.update(_names(data.get("keyboard", {}), source, "keyboard"))
-        pad_table = dict(data.get("gamepad", {}))
+        kb.update(_names(data.get("keyboard", {}), source, "keyboard", notes))
+        pad_table = data.get("gamepad", {})
+        if not isinstance(pad_table, dict):
+            raise BindingsError(f"{source}: gamepad must be a table ([gamepad]), not {shown(pad_table)}")
+        pad_table = dict(pad_table)
         deadzone = pad_table.pop("deadzone", 0.4)
         if isinstance(deadzone, bool) or not isinstance(deadzone, (int, float)) or not 0 <= deadzone < 1:
             raise BindingsError(f"{source}: gamepad.deadzone must be a number from 0 to below 1, "
-                                f"got {deadzone!r}")
+                                f"got {shown(deadzone)}")
         pad = dict(DEFAULT_PAD)
-        pad.update(_names(pad_table, source, "gamepad"))
+        pad.update(_names(pad_table, source, "gamepad", notes))
         keys = {}
         for action, names in kb.items():
             codes = []
@@ -124,49 +135,64 @@ class Bindings:
                         warnings.simplefilter("ignore")
                         codes.append(pygame.key.key_code(n))
                 except ValueError:
-                    raise BindingsError(f"{source}: keyboard.{action}: unknown key {name!r} (use pygame "
+                    raise BindingsError(f"{source}: keyboard.{action}: unknown key {shown(name)} (use pygame "
                                         "key names like 'space', 'left', 'a', 'return')") from None
             keys[action] = codes
         for action, names in pad.items():
             for name in names:
                 if name.lower() not in PAD_BUTTONS:
-                    raise BindingsError(f"{source}: gamepad.{action}: unknown button {name!r}; valid: "
+                    raise BindingsError(f"{source}: gamepad.{action}: unknown button {shown(name)}; valid: "
                                         f"{', '.join(PAD_BUTTONS)}")
             pad[action] = [n.lower() for n in names]
         return cls(keys=keys, pad=pad, deadzone=float(deadzone))
 
 
-def _names(table, source: str, where: str) -> dict[str, list[str]]:
+def _names(table, source: str, where: str, notes: list[str]) -> dict[str, list[str]]:
     if not isinstance(table, dict):
-        raise BindingsError(f"{source}: [{where}] must be a table")
+        raise BindingsError(f"{source}: {where} must be a table ([{where}]), not {shown(table)}")
     out = {}
     for action, value in table.items():
         if action not in ACTIONS:
-            raise BindingsError(f"{source}: unknown action {where}.{action}; valid: {', '.join(ACTIONS)}")
+            raise BindingsError(f"{source}: unknown action {where}.{shown(action)[1:-1]}; valid: "
+                                f"{', '.join(ACTIONS)}")
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise BindingsError(f"{source}: {where}.{action} must be a name or a list of names")
+            raise BindingsError(f"{source}: {where}.{action} must be a name or a list of names, "
+                                f"not {shown(value)}")
+        if not value:  # the action could never be used: keep its default
+            notes.append(f"{where}.{action}")
+            continue
         out[action] = value
     return out
 
 
 def load_bindings(path: Path | None = None) -> tuple[Bindings, str | None]:
     """Bindings from ``path`` (default: :func:`config_path`). Missing file: defaults, no message.
-    A bad file: defaults plus a one-line message. Never raises."""
+    A bad file: defaults plus a one-line message; an empty action list: that action's default plus a
+    one-line warning. Never raises."""
     path = Path(path) if path else config_path()
+    bindings, msg = _load_bindings(path)
+    return bindings, (printable(" ".join(msg.split())) if msg else None)
+
+
+def _load_bindings(path: Path) -> tuple[Bindings, str | None]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Bindings.defaults(), None
-    except OSError as exc:
-        return Bindings.defaults(), f"cannot read {path} ({exc.strerror or exc}); using default controls"
+        data = parse_toml(read_text(path, "controls file", MAX_CONTROLS_BYTES), str(path))
+    except FileProblem as exc:
+        if exc.missing:
+            return Bindings.defaults(), None
+        return Bindings.defaults(), f"{exc}; using default controls"
+    notes: list[str] = []
     try:
-        return Bindings.from_dict(tomllib.loads(text), str(path)), None
-    except tomllib.TOMLDecodeError as exc:
-        return Bindings.defaults(), f"{path}: TOML syntax error: {exc}; using default controls"
+        bindings = Bindings.from_dict(data, str(path), notes)
     except BindingsError as exc:
         return Bindings.defaults(), f"{exc}; using default controls"
+    if not notes:
+        return bindings, None
+    them = "it" if len(notes) == 1 else "them"
+    return bindings, (f"{path}: {' and '.join(notes)} {'is an empty list' if len(notes) == 1 else 'are empty lists'}"
+                      f" (that could never be pressed); keeping the default for {them}")
 
 
 def init_devices() -> None:

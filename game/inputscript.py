@@ -7,20 +7,28 @@
     10 -
 
 One instruction per line: hold BUTTONS for COUNT fixed steps. BUTTONS is ``-`` (nothing) or names
-joined by ``+`` from ``left right up down jump``. Blank lines and ``#`` comments are ignored.
-The format is documented in ``docs/headless.md``.
+joined by ``+`` from ``left right up down jump``. Blank lines and ``#`` comments are ignored. An optional
+header line ``level NAME.tmx`` before the first step names the level the script plays (``--record``
+writes it; ``--replay`` uses it). The format is documented in ``docs/headless.md``.
 """
 
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
+from typing import NamedTuple
 
 from engine import Buttons
 
-__all__ = ["ScriptError", "BUTTON_NAMES", "MAX_STEPS", "parse_script", "format_script", "buttons_word"]
+from .userfiles import FileProblem, read_text, shown
+
+__all__ = ["ScriptError", "Script", "BUTTON_NAMES", "MAX_STEPS", "MAX_SCRIPT_BYTES", "parse", "parse_script",
+           "read_script", "format_script", "buttons_word"]
 
 BUTTON_NAMES = ("left", "right", "up", "down", "jump")
 MAX_STEPS = 1_000_000  # about 4.6 hours at 60 Hz; longer scripts are certainly a mistake
+MAX_SCRIPT_BYTES = 16 << 20  # a script file is read only up to this size (1,000,000 one-step lines fit)
+HEADER = "level"  # the header line's keyword: ``level 01_first_steps.tmx``
 
 
 class ScriptError(Exception):
@@ -37,9 +45,17 @@ def _buttons(names: frozenset) -> Buttons:
     return b
 
 
-def parse_script(text: str, source: str = "<script>") -> list[Buttons]:
-    """One :class:`engine.Buttons` per step. Raises :class:`ScriptError` naming ``line N`` and the word."""
+class Script(NamedTuple):
+    level: str | None  # the level file name from the ``level NAME`` header, None without one
+    level_line: int  # the header's line number (0 without one), for messages about it
+    steps: list[Buttons]  # one per fixed step
+
+
+def parse(text: str, source: str = "<script>") -> Script:
+    """The header and one :class:`engine.Buttons` per step. Raises :class:`ScriptError` naming ``line N``
+    and the (escaped, shortened) bad word."""
     steps: list[Buttons] = []
+    level, level_line = None, 0
     for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         code = line.split("#", 1)[0]
         words = code.split()
@@ -50,21 +66,51 @@ def parse_script(text: str, source: str = "<script>") -> list[Buttons]:
             return ScriptError(f"{source}: line {number}: {message}")
 
         count_word = words[0]
-        if not (count_word.isascii() and count_word.isdigit()) or int(count_word) <= 0:
-            raise fail(f"bad count '{count_word}'; expected 'COUNT BUTTONS' with COUNT a positive whole "
+        if count_word == HEADER:
+            if level is not None or steps:
+                raise fail(f"the '{HEADER} NAME.tmx' header must come once, before the first step")
+            level, level_line = _level_name(code, fail), number
+            continue
+        if not (count_word.isascii() and count_word.isdigit()) or not count_word.lstrip("0"):
+            raise fail(f"bad count {shown(count_word)}; expected 'COUNT BUTTONS' with COUNT a positive whole "
                        "number of steps, e.g. '30 right+jump'")
         if len(words) == 1:
-            raise fail(f"missing buttons after '{count_word}'; write e.g. '{count_word} right' or "
-                       f"'{count_word} -' for no buttons")
+            raise fail(f"missing buttons after {shown(count_word)}; write e.g. '30 right' or "
+                       "'30 -' for no buttons")
         if len(words) > 2:
-            raise fail(f"unexpected '{words[2]}' after '{words[1]}'; join buttons with '+', "
+            raise fail(f"unexpected {shown(words[2])} after {shown(words[1])}; join buttons with '+', "
                        "e.g. 'right+jump'")
         names = _parse_buttons(words[1], fail)
-        count = int(count_word)
-        if len(steps) + count > MAX_STEPS:
+        digits = count_word.lstrip("0")  # the length test first: int() of 5,000 digits would raise
+        if len(digits) > len(str(MAX_STEPS)) or len(steps) + int(digits) > MAX_STEPS:
             raise fail(f"the script is longer than {MAX_STEPS} steps")
-        steps.extend([_buttons(names)] * count)
-    return steps
+        steps.extend([_buttons(names)] * int(digits))
+    return Script(level, level_line, steps)
+
+
+def _level_name(code: str, fail) -> str:
+    name = code.split(None, 1)[1].strip() if len(code.split()) > 1 else ""
+    if not name:
+        raise fail(f"the header needs the level's file name, e.g. '{HEADER} 01_first_steps.tmx'")
+    if "/" in name or "\\" in name or not name.lower().endswith(".tmx") or not name.isprintable():
+        raise fail(f"level {shown(name)} must be a map's file name without a folder, e.g. "
+                   f"'{HEADER} 01_first_steps.tmx'")
+    return name
+
+
+def parse_script(text: str, source: str = "<script>") -> list[Buttons]:
+    """One :class:`engine.Buttons` per step (the header, if any, is checked and dropped); see :func:`parse`."""
+    return parse(text, source).steps
+
+
+def read_script(path: str | Path) -> Script:
+    """Read and parse the script file at ``path`` (a regular UTF-8 file, BOM allowed, at most
+    ``MAX_SCRIPT_BYTES``). Raises :class:`ScriptError`."""
+    try:
+        text = read_text(path, "input script", MAX_SCRIPT_BYTES)
+    except FileProblem as exc:
+        raise ScriptError(str(exc)) from None
+    return parse(text, source=str(path))
 
 
 def _parse_buttons(word: str, fail) -> frozenset:
@@ -74,13 +120,13 @@ def _parse_buttons(word: str, fail) -> frozenset:
     for name in word.split("+"):
         if name not in BUTTON_NAMES:
             if not name:
-                raise fail(f"bad buttons '{word}'; join names with a single '+', e.g. 'right+jump'")
-            close = difflib.get_close_matches(name.lower(), BUTTON_NAMES, n=1, cutoff=0.5)
+                raise fail(f"bad buttons {shown(word)}; join names with a single '+', e.g. 'right+jump'")
+            close = difflib.get_close_matches(name.lower()[:20], BUTTON_NAMES, n=1, cutoff=0.5)
             hint = f"did you mean '{close[0]}'? " if close else ""
-            raise fail(f"unknown button '{name}'; {hint}buttons are {' '.join(BUTTON_NAMES)}, "
+            raise fail(f"unknown button {shown(name)}; {hint}buttons are {' '.join(BUTTON_NAMES)}, "
                        "or '-' for none")
         if name in names:
-            raise fail(f"button '{name}' is named twice in '{word}'")
+            raise fail(f"button '{name}' is named twice in {shown(word)}")
         names.add(name)
     return frozenset(names)
 
@@ -91,9 +137,10 @@ def buttons_word(buttons: Buttons) -> str:
     return "+".join(names) if names else "-"
 
 
-def format_script(steps: list[Buttons]) -> str:
-    """Run-length encode steps into the script format (``parse_script(format_script(s)) == s``)."""
-    lines: list[str] = []
+def format_script(steps: list[Buttons], level: str | None = None) -> str:
+    """Run-length encode steps into the script format (``parse_script(format_script(s)) == s``), after a
+    ``level NAME`` header line when ``level`` (a map's file name) is given."""
+    lines: list[str] = [f"{HEADER} {level}"] if level else []
     run_word, run = None, 0
     for buttons in steps:
         word = buttons_word(buttons)

@@ -1,10 +1,11 @@
-"""Load a Tiled map (.tmx with external .tsx tilesets) into :class:`LevelData`.
+"""Load a Tiled map (.tmx; tilesets external .tsx files or embedded in the map) into :class:`LevelData`.
 
 The loader reads the XML itself for everything with meaning -- tile collision, objects, properties,
 layer order -- so that every problem becomes one :class:`LevelError` line naming the file and the
-offending tile (tileset name + local tile id) or object (id, name, class). It then loads the same file
-with pytmx for the renderer (``LevelData.tmx``). It never draws. The format is documented for level
-designers in ``docs/levels.md``.
+offending tile (tileset name + local tile id) or object (id, name, class). Sizes, counts and numbers are
+checked against :data:`LIMITS` before anything is allocated for them. It then loads the same file with
+pytmx for the renderer (``LevelData.tmx``). It never draws. The format is documented for level designers
+in ``docs/levels.md``, the limits in ``docs/reliability.md``.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 import base64
 import bisect
 import difflib
-import gzip
+import logging
 import math
+import os
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,10 +24,43 @@ from xml.etree import ElementTree as ET
 
 import numpy as np
 
+from .userfiles import FileProblem, read_bytes, shown
+
 __all__ = [
-    "LevelError", "Area", "PlatformSpec", "LevelData", "load_level",
+    "LevelError", "Area", "PlatformSpec", "LevelData", "Limits", "LIMITS", "load_level",
     "COLLISION_VALUES", "OBJECT_CLASSES", "COIN_POINT_SIZE",
 ]
+
+# pytmx logs a warning before it raises (e.g. "Found external tileset, but cannot handle type: None");
+# with no handler configured Python would print it to stderr as a second line beside our one-line error.
+# A NullHandler keeps it quiet unless the application configures logging itself.
+logging.getLogger("pytmx").addHandler(logging.NullHandler())
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a map may hold; each is checked before anything is allocated for it (docs/reliability.md)."""
+
+    map_bytes: int = 32 << 20  # bytes, the .tmx file
+    tileset_bytes: int = 8 << 20  # bytes, one .tsx file
+    map_side: int = 4096  # tiles, the map's width and its height
+    map_tiles: int = 1 << 20  # tiles, width x height (e.g. 1024 x 1024 or 4096 x 256)
+    map_area: int = 1 << 28  # px^2, the map's width x height in px (e.g. 16384 x 16384 px)
+    tile_size: int = 256  # px, the map's tiles (and any tileset's)
+    layer_tiles: int = 1 << 22  # tiles in all tile layers together (e.g. 4 layers of 1024 x 1024)
+    tileset_tiles: int = 1 << 16  # tiles in one tileset
+    group_depth: int = 32  # group layers inside group layers
+    objects: int = 10_000  # objects in the map
+    margin: float = 1024.0  # px, how far outside the map an object the game uses may reach
+    area_cover: int = 16  # goals, checkpoints, hazards, coins and triggers together cover at most this
+    #                       many times the map's area
+    platforms: int = 256  # moving platforms
+    platform_speed: float = 2000.0  # px/s
+    platform_wait: float = 3600.0  # s at each end of a platform's route
+    path_points: int = 256  # points in a platform's path polyline
+
+
+LIMITS = Limits()
 
 PLATFORM_SPEED = 40.0  # px/s, a platform's speed when the map leaves it out (the class default)
 
@@ -137,6 +172,11 @@ class _Tileset:
     image_collection: bool
     tiles: dict[int, tuple[str, dict[str, _Prop]]]  # local id -> (class, properties)
     collision: dict[int, tuple[str, int, int]] = field(default_factory=dict)  # local id -> (kind, l, r)
+    sizes: dict[int, tuple[int, int]] = field(default_factory=dict)  # a collection's tiles: own image px
+
+    def size(self, local: int) -> tuple[int, int]:
+        """A tile's size in px: its own image's in a collection of images, else the tileset's."""
+        return self.sizes.get(local, (self.tilewidth, self.tileheight))
 
     def where(self, local: int) -> str:
         return f"tileset '{self.name}' tile {local}"
@@ -175,6 +215,8 @@ class _Loader:
         self.path = path
         self.tilesets: list[_Tileset] = []
         self.firstgids: list[int] = []
+        self.objects = 0  # objects read so far (LIMITS.objects)
+        self.layer_tiles = 0  # tiles in the tile layers read so far (LIMITS.layer_tiles)
 
     def error(self, where: str, message: str) -> LevelError:
         where = f"{where}: " if where else ""
@@ -188,14 +230,15 @@ class _Loader:
         for node in root.findall("tileset"):
             self.tilesets.append(self.read_tileset(node, tile_size))
         self.tilesets.sort(key=lambda t: t.firstgid)
+        self.check_gid_ranges()
         self.firstgids = [t.firstgid for t in self.tilesets]
 
         layer_order: list[str] = []
-        tile_layers: list[tuple[str, list[int]]] = []
+        tile_layers: list[tuple[str, np.ndarray]] = []
         objects: list[_Object] = []
         self.walk_layers(root, cols, rows, layer_order, tile_layers, objects)
 
-        kinds, left, right = self.collision_arrays(tile_layers, cols, rows, tile_size)
+        kinds, left, right = self.collision_arrays(tile_layers, cols, rows)
         level = self.build_level(objects, map_props, tile_size, cols, rows, layer_order)
         level.grid = self.make_grid(kinds, left, right, tile_size)
         level.tmx = self.load_pytmx(images)
@@ -206,45 +249,59 @@ class _Loader:
         if self.path.suffix.lower() in (".tmj", ".json"):
             raise self.error("", "JSON maps are not supported; save the map as .tmx "
                                  "(Tiled: File > Save As, 'Tiled map files (*.tmx)')")
-        root = self.parse_xml(self.path, "map")
+        root = self.parse_xml(self.path, "map", LIMITS.map_bytes)
         if root.tag != "map":
-            raise self.error("", f"not a Tiled map (the root element is <{root.tag}>, expected <map>)")
+            raise self.error("", f"not a Tiled map (the root element is <{shown(root.tag)[1:-1]}>, expected <map>)")
         return root
 
-    def parse_xml(self, path: Path, what: str) -> ET.Element:
+    def parse_xml(self, path: Path, what: str, limit: int) -> ET.Element:
+        where = "" if path == self.path else str(path)
         try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise self.error("" if path == self.path else str(path), f"{what} file not found") from None
-        except OSError as exc:
-            raise self.error("" if path == self.path else str(path),
-                             f"cannot read {what} file ({exc.strerror or exc})") from None
+            data = read_bytes(path, f"{what} file", limit)
+        except FileProblem as exc:  # its text starts with the path; ours adds the map's
+            raise self.error(where, str(exc).removeprefix(f"{path}: ")) from None
         try:
             return ET.fromstring(data)
         except ET.ParseError as exc:
             line, col = getattr(exc, "position", (0, 0))
             reason = str(exc).split(":")[0]
-            where = "" if path == self.path else str(path)
             raise self.error(where, f"broken XML at line {line}, column {col} ({reason}); "
                                     f"is the file complete? Re-save it from Tiled") from None
 
     def check_map(self, root: ET.Element) -> tuple[int, int, int]:
         orientation = root.get("orientation", "orthogonal")
         if orientation != "orthogonal":
-            raise self.error("", f"{orientation} maps are not supported; use an orthogonal map")
+            raise self.error("", f"{shown(orientation)[1:-1]} maps are not supported; use an orthogonal map")
         if root.get("infinite", "0") == "1":
             raise self.error("", "infinite maps are not supported; turn off 'Infinite' in Map > Map "
                                  "Properties (or Map > Resize Map to a fixed size)")
-        try:
-            tw, th = int(root.get("tilewidth", "0")), int(root.get("tileheight", "0"))
-            cols, rows = int(root.get("width", "0")), int(root.get("height", "0"))
-        except ValueError:
-            raise self.error("", "map size or tile size is not a whole number") from None
+        tw, th = self.whole(root, "tilewidth"), self.whole(root, "tileheight")
+        cols, rows = self.whole(root, "width"), self.whole(root, "height")
+        if tw is None or th is None or cols is None or rows is None:
+            raise self.error("", "map size or tile size is not a whole number")
         if tw <= 0 or tw != th:
             raise self.error("", f"tiles must be square; this map has {tw}x{th} px tiles")
+        if tw > LIMITS.tile_size:
+            raise self.error("", f"tiles of {tw} px are larger than the {LIMITS.tile_size} px limit")
         if cols <= 0 or rows <= 0:
             raise self.error("", f"map size {cols}x{rows} tiles is empty")
+        if cols > LIMITS.map_side or rows > LIMITS.map_side or cols * rows > LIMITS.map_tiles \
+                or cols * rows * tw * tw > LIMITS.map_area:
+            raise self.error("", f"map size {cols}x{rows} tiles of {tw} px is over the limits (at most "
+                                 f"{LIMITS.map_side} tiles a side, {LIMITS.map_tiles} tiles and "
+                                 f"{LIMITS.map_area} px^2 in all; see docs/reliability.md)")
         return tw, cols, rows
+
+    @staticmethod
+    def whole(node: ET.Element, key: str, default: str = "0") -> int | None:
+        """An attribute holding a whole number of at most 12 digits (longer is certainly corrupt)."""
+        text = node.get(key, default).strip()
+        if len(text.lstrip("+-")) > 12:
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            return None
 
     # -- properties ------------------------------------------------------------------------------------
     def properties(self, node: ET.Element, where: str) -> dict[str, _Prop]:
@@ -260,7 +317,7 @@ class _Loader:
                 return self.error(where, msg)
 
             if ptype in ("class", "list"):
-                raise fail(f"property '{name}' is a {ptype} property, which this game does not read; "
+                raise fail(f"property {shown(name)} is a {ptype} property, which this game does not read; "
                            f"use plain string/int/float/bool properties")
             try:
                 if ptype in ("string", "color", "file"):
@@ -276,9 +333,9 @@ class _Loader:
                         raise ValueError(raw)
                     value = raw.strip().lower() in ("true", "1")
                 else:
-                    raise fail(f"property '{name}' has the unknown type '{ptype}'")
-            except ValueError:
-                raise fail(f"property '{name}' is {_a(ptype)} property but holds {raw!r}") from None
+                    raise fail(f"property {shown(name)} has the unknown type {shown(ptype)}")
+            except ValueError:  # also an int of more than 4,300 digits
+                raise fail(f"property {shown(name)} is {_a(ptype)} property but holds {shown(raw)}") from None
             out[name] = _Prop(ptype, value, raw)
         return out
 
@@ -291,54 +348,83 @@ class _Loader:
             return default
         if prop.type not in kinds:
             raise self.error(where, f"property '{name}' must be {_a(kinds[0])} property{meaning}, "
-                                    f"not {_a(prop.type)} property ({prop.raw!r}); change its type in Tiled")
+                                    f"not {_a(prop.type)} property ({shown(prop.raw)}); change its type in Tiled")
         if kinds[0] == "float":
-            return float(prop.value)
+            try:
+                return float(prop.value)
+            except OverflowError:  # an int property of 400 digits
+                raise self.error(where, f"property '{name}' = {shown(prop.raw, 20)} is far too large") from None
         return prop.value
+
+    def number(self, props: dict[str, _Prop], name: str, where: str, default: float, unit: str,
+               lo: float, hi: float, *, lo_open: bool = False) -> float:
+        """A float (or int) property within ``lo..hi`` (above ``lo`` when ``lo_open``)."""
+        value = self.get(props, name, ("float", "int"), where, default=default, meaning=f" ({unit})")
+        if value > hi or value < lo or (lo_open and value == lo):
+            bound = f"above {lo:g}" if lo_open else f"at least {lo:g}"
+            raise self.error(where, f"{name} = {value:g} {unit} must be {bound} and at most {hi:g} {unit}")
+        return float(value)
 
     # -- tilesets --------------------------------------------------------------------------------------
     def read_tileset(self, node: ET.Element, tile_size: int) -> _Tileset:
         source = node.get("source")
-        try:
-            firstgid = int(node.get("firstgid", ""))
-        except ValueError:
-            raise self.error("", "a <tileset> has no valid firstgid; re-save the map from Tiled") from None
-        if not source:
+        firstgid = self.whole(node, "firstgid", "")
+        label = f"tileset {shown(source or node.get('name', '?'))}"
+        if firstgid is None:
+            raise self.error(label, "has no valid firstgid; re-save the map from Tiled")
+        if not 1 <= firstgid <= _GID_MASK:
+            raise self.error(label, f"firstgid = {firstgid} must be 1 or more (and below {_GID_MASK + 1}); "
+                                    "gid 0 means 'no tile'. Re-save the map from Tiled")
+        if source:
+            if source.lower().endswith((".tsj", ".json")):
+                raise self.error(label, "JSON tilesets are not supported; save it as .tsx")
+            if not source.lower().endswith(".tsx"):
+                raise self.error(label, "is not a .tsx file; save the tileset as a .tsx (Tiled: Export "
+                                        "Tileset As..., 'Tiled tileset files (*.tsx)')")
+            tsx_path = self.path.parent / source
+            if not os.path.exists(tsx_path):  # (os.path never raises: a name may be too long)
+                raise self.error(label, f"file not found (looked for {_short(tsx_path)})")
+            tsx = self.parse_xml(tsx_path, "tileset", LIMITS.tileset_bytes)
+            if tsx.tag != "tileset":
+                raise self.error(label, f"not a Tiled tileset (root element <{shown(tsx.tag)[1:-1]}>)")
+            name = tsx.get("name", Path(source).stem)
+            where = f"tileset {shown(name)} ({shown(source)[1:-1]})"
+        else:  # embedded in the map: the same element, images relative to the map
+            tsx, tsx_path = node, self.path
             name = node.get("name", "?")
-            raise self.error(f"tileset '{name}'", "is embedded in the map; tilesets must be external "
-                                                  ".tsx files (Tiled: Export Tileset As..., then use it)")
-        tsx_path = self.path.parent / source
-        if source.lower().endswith((".tsj", ".json")):
-            raise self.error(f"tileset '{source}'", "JSON tilesets are not supported; save it as .tsx")
-        if not tsx_path.exists():
-            raise self.error(f"tileset '{source}'", f"file not found (looked for {tsx_path})")
-        tsx = self.parse_xml(tsx_path, "tileset")
-        if tsx.tag != "tileset":
-            raise self.error(f"tileset '{source}'", f"not a Tiled tileset (root element <{tsx.tag}>)")
-        name = tsx.get("name", Path(source).stem)
-        where = f"tileset '{name}' ({source})"
-        try:
-            tw, th = int(tsx.get("tilewidth", "0")), int(tsx.get("tileheight", "0"))
-            tilecount = int(tsx.get("tilecount", "0"))
-        except ValueError:
-            raise self.error(where, "tile size or tile count is not a whole number") from None
+            where = f"tileset {shown(name)}"
+        tw, th = self.whole(tsx, "tilewidth"), self.whole(tsx, "tileheight")
+        tilecount = self.whole(tsx, "tilecount")
+        if tw is None or th is None or tilecount is None:
+            raise self.error(where, "tile size or tile count is not a whole number")
+        if not (0 <= tw <= 4 * LIMITS.tile_size and 0 <= th <= 4 * LIMITS.tile_size) \
+                or not 0 <= tilecount <= LIMITS.tileset_tiles:
+            raise self.error(where, f"{tw}x{th} px tiles, {tilecount} of them, are over the limits (at "
+                                    f"most {4 * LIMITS.tile_size} px and {LIMITS.tileset_tiles} tiles)")
         self.properties(tsx, where)
         image = tsx.find("image")
         if image is not None:
             self.check_image(image, tsx_path, where)
+            self.check_grid(image, tw, th, where)
         tiles: dict[int, tuple[str, dict[str, _Prop]]] = {}
+        sizes: dict[int, tuple[int, int]] = {}
         for tile in tsx.findall("tile"):
-            try:
-                local = int(tile.get("id", ""))
-            except ValueError:
-                raise self.error(where, "a <tile> has no valid id; re-save the tileset from Tiled") from None
-            twhere = f"tileset '{name}' tile {local}"
+            local = self.whole(tile, "id", "")
+            if local is None or local < 0:
+                raise self.error(where, "a <tile> has no valid id; re-save the tileset from Tiled")
+            twhere = f"tileset {shown(name)} tile {local}"
             own_image = tile.find("image")
             if own_image is not None:
                 self.check_image(own_image, tsx_path, twhere)
+                iw, ih = self.whole(own_image, "width", ""), self.whole(own_image, "height", "")
+                if iw is not None and ih is not None:  # Tiled writes them; without, the tileset's size
+                    sizes[local] = (iw, ih)
             cls = tile.get("type") or tile.get("class") or ""
             tiles[local] = (cls, self.properties(tile, twhere))
-        ts = _Tileset(name, firstgid, source, tsx_path, tw, th, tilecount, image is None, tiles)
+        if len(tiles) > LIMITS.tileset_tiles:
+            raise self.error(where, f"has {len(tiles)} tiles, over the limit of {LIMITS.tileset_tiles}")
+        ts = _Tileset(name, firstgid, source or "", tsx_path, tw, th, tilecount, image is None, tiles,
+                      sizes=sizes if image is None else {})
         self.read_collision(ts, tile_size)
         return ts
 
@@ -346,8 +432,19 @@ class _Loader:
         src = image.get("source")
         if not src:
             raise self.error(where, "an <image> has no source")
-        if not (tsx_path.parent / src).is_file():
-            raise self.error(where, f"image '{src}' not found (looked for {tsx_path.parent / src})")
+        if not os.path.isfile(tsx_path.parent / src):
+            raise self.error(where, f"image {shown(src)} not found (looked for {_short(tsx_path.parent / src)})")
+
+    def check_grid(self, image: ET.Element, tw: int, th: int, where: str) -> None:
+        """pytmx cuts a tileset image into tiles by the image's declared size: keep that count bounded."""
+        w, h = self.whole(image, "width"), self.whole(image, "height")
+        if w is None or h is None or w < 0 or h < 0:
+            raise self.error(where, "the tileset image's width or height is not a whole number")
+        if tw <= 0 or th <= 0:
+            raise self.error(where, f"tiles of {tw}x{th} px have no size")
+        if (w // tw) * (h // th) > LIMITS.tileset_tiles:
+            raise self.error(where, f"a {w}x{h} px image of {tw}x{th} px tiles holds over "
+                                    f"{LIMITS.tileset_tiles} tiles, the limit")
 
     def read_collision(self, ts: _Tileset, tile_size: int) -> None:
         for local, (_cls, props) in sorted(ts.tiles.items()):
@@ -356,10 +453,11 @@ class _Loader:
             if kind is None or kind == "":
                 continue
             if kind not in COLLISION_VALUES:
-                raise self.error(where, f"unknown collision {kind!r}{_suggest(kind, COLLISION_VALUES)}")
-            if (ts.tilewidth, ts.tileheight) != (tile_size, tile_size):
-                raise self.error(where, f"has collision but the tileset's tiles are "
-                                        f"{ts.tilewidth}x{ts.tileheight} px and the map's {tile_size} px")
+                raise self.error(where, f"unknown collision {shown(kind)}{_suggest(kind, COLLISION_VALUES)}")
+            tw, th = ts.size(local)
+            if (tw, th) != (tile_size, tile_size):
+                raise self.error(where, f"has collision but the tile is {tw}x{th} px and the map's tiles "
+                                        f"{tile_size} px")
             left = right = 0
             if kind == "slope":
                 if "slope_left" not in props or "slope_right" not in props:
@@ -370,8 +468,18 @@ class _Loader:
                 right = self.get(props, "slope_right", ("int",), where, meaning=" (px)")
                 for key, value in (("slope_left", left), ("slope_right", right)):
                     if not 0 <= value <= tile_size:
-                        raise self.error(where, f"{key} = {value} is outside 0..{tile_size} px")
+                        raise self.error(where, f"{key} = {shown(str(value), 12)[1:-1]} is outside "
+                                                f"0..{tile_size} px")
             ts.collision[local] = (kind, left, right)
+
+    def check_gid_ranges(self) -> None:
+        """Tilesets' gid ranges must not overlap (the map was edited outside Tiled otherwise)."""
+        for a, b in zip(self.tilesets, self.tilesets[1:], strict=False):
+            span = max(a.tiles, default=-1) + 1 if a.image_collection else a.tilecount
+            if b.firstgid < a.firstgid + max(span, 1):
+                raise self.error(f"tileset {shown(b.name)}",
+                                 f"starts at firstgid {b.firstgid}, inside tileset {shown(a.name)} (gids "
+                                 f"{a.firstgid}..{a.firstgid + max(span, 1) - 1}); re-save the map from Tiled")
 
     def tileset_of(self, gid: int) -> _Tileset | None:
         i = bisect.bisect_right(self.firstgids, gid) - 1
@@ -385,100 +493,158 @@ class _Loader:
 
     # -- layers ----------------------------------------------------------------------------------------
     def walk_layers(self, parent: ET.Element, cols: int, rows: int, order: list[str],
-                    tile_layers: list[tuple[str, list[int]]], objects: list[_Object],
-                    offset: tuple[float, float] = (0.0, 0.0)) -> None:
+                    tile_layers: list[tuple[str, np.ndarray]], objects: list[_Object],
+                    offset: tuple[float, float] = (0.0, 0.0), depth: int = 0) -> None:
         for node in parent:
             name = node.get("name", "")
+            label = f"layer {shown(name)}"
             try:
                 ox = offset[0] + float(node.get("offsetx", "0"))
                 oy = offset[1] + float(node.get("offsety", "0"))
             except ValueError:
-                raise self.error(f"layer '{name}'", "has an offset that is not a number") from None
+                raise self.error(label, "has an offset that is not a number") from None
+            if node.tag in ("group", "layer", "objectgroup", "imagelayer") and not (
+                    abs(ox) <= LIMITS.margin and abs(oy) <= LIMITS.margin):  # also NaN
+                raise self.error(label, f"is offset by ({ox:g}, {oy:g}) px, more than the "
+                                        f"{LIMITS.margin:g} px an offset may be")
             if node.tag == "group":
-                self.properties(node, f"group layer '{name}'")
-                self.walk_layers(node, cols, rows, order, tile_layers, objects, (ox, oy))
+                if depth >= LIMITS.group_depth:
+                    raise self.error(f"group layer {shown(name)}", f"is nested more than "
+                                                                   f"{LIMITS.group_depth} groups deep")
+                self.properties(node, f"group layer {shown(name)}")
+                self.walk_layers(node, cols, rows, order, tile_layers, objects, (ox, oy), depth + 1)
             elif node.tag == "layer":
                 order.append(name)
-                self.properties(node, f"layer '{name}'")
-                gids = self.read_tile_data(node, name, cols, rows)
+                self.properties(node, label)
+                self.layer_tiles += cols * rows
+                if self.layer_tiles > LIMITS.layer_tiles:
+                    raise self.error(label, f"brings the tile layers to more than {LIMITS.layer_tiles} "
+                                            "tiles in all, the limit; merge or remove layers")
+                gids = self.read_tile_data(node, label, cols, rows)
                 if (ox, oy) != (0.0, 0.0):
-                    self.check_unshifted(name, gids, ox, oy)
+                    self.check_unshifted(label, gids, ox, oy)
                 tile_layers.append((name, gids))
             elif node.tag == "objectgroup":
                 order.append(name)
-                self.properties(node, f"object layer '{name}'")
+                self.properties(node, f"object layer {shown(name)}")
                 for obj in node.findall("object"):
+                    self.objects += 1
+                    if self.objects > LIMITS.objects:
+                        raise self.error(f"object layer {shown(name)}",
+                                         f"brings the map to more than {LIMITS.objects} objects, the limit")
                     item = self.read_object(obj)
                     item.x += ox  # Tiled draws (and so the designer sees) objects shifted by the offset
                     item.y += oy
                     objects.append(item)
             elif node.tag == "imagelayer":
                 order.append(name)
-                self.properties(node, f"image layer '{name}'")
+                self.properties(node, f"image layer {shown(name)}")
                 image = node.find("image")
                 if image is not None and image.get("source"):
-                    if not (self.path.parent / image.get("source")).is_file():
-                        raise self.error(f"image layer '{name}'", f"image '{image.get('source')}' not found")
+                    if not os.path.isfile(self.path.parent / image.get("source")):
+                        raise self.error(f"image layer {shown(name)}",
+                                         f"image {shown(image.get('source'))} not found")
 
-    def check_unshifted(self, name: str, gids: list[int], ox: float, oy: float) -> None:
+    def collision_codes(self, gids: np.ndarray, label: str, cols: int) -> tuple[np.ndarray, ...]:
+        """Per cell of one layer: collision strength (0 = none), engine TileKind code, slope heights.
+        Worked out once per distinct gid, so a big layer costs a few array operations."""
+        from engine import TileKind
+
+        codes = {"solid": int(TileKind.SOLID), "one_way": int(TileKind.ONE_WAY), "slope": int(TileKind.SLOPE)}
+        uniq, inverse = np.unique(gids, return_inverse=True)
+        table = np.zeros((len(uniq), 4), dtype=np.int32)  # strength, code, left, right
+        bad: dict[int, str] = {}  # raw gid -> what is wrong with it
+        for j, raw in enumerate(uniq.tolist()):
+            if not raw:
+                continue
+            gid = raw & _GID_MASK
+            ts = self.tileset_of(gid)
+            if ts is None:
+                bad[raw] = f"tile gid {gid} is in no tileset (was the map edited outside Tiled?)"
+                continue
+            info = ts.collision.get(gid - ts.firstgid)
+            if info is None:
+                continue
+            kind, lh, rh = info
+            if kind == "slope" and raw & (_FLIP_V | _FLIP_D | _FLIP_HEX):
+                bad[raw] = (f"the slope tile ({ts.where(gid - ts.firstgid)}) is flipped vertically or "
+                            "rotated; slopes may only be flipped horizontally")
+                continue
+            if kind == "slope" and raw & _FLIP_H:
+                lh, rh = rh, lh
+            table[j] = (_STRENGTH[kind], codes[kind], lh, rh)
+        if bad:  # report the first bad cell in reading order, as Tiled would show it
+            index = int(np.flatnonzero(np.isin(gids, np.array(list(bad), dtype=gids.dtype)))[0])
+            row, col = divmod(index, cols)
+            raise self.error(f"{label} at column {col}, row {row}", bad[int(gids[index])])
+        cells = table[inverse.reshape(-1)]
+        return cells[:, 0], cells[:, 1], cells[:, 2], cells[:, 3]
+
+    def check_unshifted(self, label: str, gids: np.ndarray, ox: float, oy: float) -> None:
         """Collision follows the tile grid, so a layer holding collision tiles must not be offset."""
-        for raw in gids:
+        for raw in np.unique(gids).tolist():
             ts = self.tileset_of(raw & _GID_MASK) if raw else None
             if ts is not None and (raw & _GID_MASK) - ts.firstgid in ts.collision:
-                raise self.error(f"layer '{name}'", f"is offset by ({ox:g}, {oy:g}) px but holds collision "
-                                                    "tiles; reset its offset (Layer Properties > Offset)")
+                raise self.error(label, f"is offset by ({ox:g}, {oy:g}) px but holds collision "
+                                        "tiles; reset its offset (Layer Properties > Offset)")
 
-    def read_tile_data(self, node: ET.Element, name: str, cols: int, rows: int) -> list[int]:
-        where = f"layer '{name}'"
+    def read_tile_data(self, node: ET.Element, label: str, cols: int, rows: int) -> np.ndarray:
+        """The layer's gids (flip bits included) as a flat uint32 array of ``cols * rows``."""
         data = node.find("data")
         if data is None:
-            raise self.error(where, "has no <data>; re-save the map from Tiled")
+            raise self.error(label, "has no <data>; re-save the map from Tiled")
         if data.find("chunk") is not None:
-            raise self.error(where, "is stored in chunks (an infinite map); turn off 'Infinite' in Tiled")
+            raise self.error(label, "is stored in chunks (an infinite map); turn off 'Infinite' in Tiled")
         encoding, compression = data.get("encoding"), data.get("compression")
         text = (data.text or "").strip()
+        expected = cols * rows
+
+        def wrong_count(found: int) -> LevelError:
+            return self.error(label, f"has {found} tiles, expected {cols}x{rows} = {expected} "
+                                     "(is the file cut short?)")
+
         try:
             if encoding == "csv":
-                gids = [int(v) for v in text.replace("\n", "").split(",")] if text else []
-            elif encoding == "base64":
-                raw = base64.b64decode(text)
-                if compression == "zlib":
-                    raw = zlib.decompress(raw)
-                elif compression == "gzip":
-                    raw = gzip.decompress(raw)
-                elif compression:
-                    raise self.error(where, f"{compression} compression is not supported; use CSV or "
-                                            "zlib/gzip (Map > Map Properties > Tile Layer Format)")
-                if len(raw) % 4:
-                    raise ValueError("length")
-                gids = list(np.frombuffer(raw, dtype="<u4").tolist())
-            else:
-                raise self.error(where, "uses XML tile data, which is not supported; use CSV "
+                cells = text.replace("\n", "").split(",") if text else []
+                if len(cells) != expected:
+                    raise wrong_count(len(cells))
+                return np.array([int(v) for v in cells], dtype=np.uint32)
+            if encoding != "base64":
+                raise self.error(label, "uses XML tile data, which is not supported; use CSV "
                                         "(Map > Map Properties > Tile Layer Format)")
-        except (ValueError, zlib.error, OSError, EOFError):
-            raise self.error(where, "has corrupt tile data; re-save the map from Tiled") from None
-        if len(gids) != cols * rows:
-            raise self.error(where, f"has {len(gids)} tiles, expected {cols}x{rows} = {cols * rows} "
-                                    "(is the file cut short?)")
-        return gids
+            raw = base64.b64decode(text)
+            if compression in ("zlib", "gzip"):  # never inflate past what the layer can hold
+                inflater = zlib.decompressobj(zlib.MAX_WBITS | (16 if compression == "gzip" else 0))
+                raw = inflater.decompress(raw, 4 * expected + 4)
+                if len(raw) > 4 * expected:
+                    raise wrong_count(expected + 1)
+            elif compression:
+                raise self.error(label, f"{shown(compression)} compression is not supported; use CSV or "
+                                        "zlib/gzip (Map > Map Properties > Tile Layer Format)")
+            if len(raw) % 4:
+                raise ValueError("length")
+            if len(raw) != 4 * expected:
+                raise wrong_count(len(raw) // 4)
+            return np.frombuffer(raw, dtype="<u4").astype(np.uint32)
+        except (ValueError, OverflowError, zlib.error):  # OverflowError: a gid past 32 bits
+            raise self.error(label, "has corrupt tile data; re-save the map from Tiled") from None
 
     def read_object(self, node: ET.Element) -> _Object:
-        try:
-            oid = int(node.get("id", "0"))
-        except ValueError:
-            oid = 0
+        oid = self.whole(node, "id") or 0
         name = node.get("name", "")
-        where = f"object {oid}" + (f" '{name}'" if name else "")
+        where = f"object {oid}" + (f" {shown(name)}" if name else "")
         if node.get("template"):
-            raise self.error(where, f"uses the template '{node.get('template')}', which this game does "
+            raise self.error(where, f"uses the template {shown(node.get('template'))}, which this game does "
                                     "not read; detach it in Tiled (right-click > Detach Template)")
         try:
             x, y = float(node.get("x", "0")), float(node.get("y", "0"))
             w, h = float(node.get("width", "0")), float(node.get("height", "0"))
             rotation = float(node.get("rotation", "0"))
-            gid = int(node.get("gid", "0"))
         except ValueError:
             raise self.error(where, "has a position or size that is not a number") from None
+        gid = self.whole(node, "gid")
+        if gid is None or not 0 <= gid < 1 << 32:
+            raise self.error(where, "has a tile gid that is not a 32-bit whole number")
         cls = node.get("type") or node.get("class") or ""
         props: dict[str, _Prop] = {}
         shape, points = "rect", []
@@ -492,7 +658,7 @@ class _Loader:
             props.update(tile_props)
             shape = "tile"
             if not node.get("width"):
-                w, h = float(ts.tilewidth), float(ts.tileheight)
+                w, h = map(float, ts.size(local))
             y -= h  # Tiled places tile objects by their bottom-left corner
         for child in node:
             if child.tag in ("point", "ellipse", "text"):
@@ -504,54 +670,47 @@ class _Loader:
                               (p.split(",") for p in child.get("points", "").split())]
                 except ValueError:
                     raise self.error(where, f"has unreadable {child.tag} points") from None
-        where = f"object {oid}" + (f" '{name}'" if name else "") + (f" ({cls})" if cls else "")
+        where = f"object {oid}" + (f" {shown(name)}" if name else "") + (f" ({shown(cls)[1:-1]})" if cls else "")
         props.update(self.properties(node, where))
         return _Object(oid, name, cls, x, y, w, h, shape, points, rotation, gid, props)
 
+    def check_placed(self, obj: _Object, width: int, height: int) -> None:
+        """An object the game uses: finite numbers, no negative size, within the map plus the margin."""
+        m = LIMITS.margin
+        numbers = (obj.x, obj.y, obj.w, obj.h, obj.rotation, *(c for p in obj.points for c in p))
+        if not all(math.isfinite(v) for v in numbers):
+            raise self.error(obj.where, "has a position, size, rotation or point that is not a finite "
+                                        "number (nan or inf); re-enter it in Tiled")
+        if obj.w < 0 or obj.h < 0:
+            raise self.error(obj.where, f"has a negative size ({obj.w:g}x{obj.h:g} px)")
+        xs = [obj.x, obj.x + obj.w] + [obj.x + px for px, _ in obj.points]
+        ys = [obj.y, obj.y + obj.h] + [obj.y + py for _, py in obj.points]
+        if min(xs) < -m or max(xs) > width + m or min(ys) < -m or max(ys) > height + m:
+            raise self.error(obj.where, f"reaches outside the map (x {min(xs):g}..{max(xs):g}, y "
+                                        f"{min(ys):g}..{max(ys):g} px; the map is {width}x{height} px and "
+                                        f"objects may reach {m:g} px beyond it)")
+
     # -- collision grid --------------------------------------------------------------------------------
-    def collision_arrays(self, tile_layers, cols: int, rows: int, tile_size: int):
-        kinds = np.full((rows, cols), "", dtype=object)
-        strength = np.zeros((rows, cols), dtype=np.int8)
-        left = np.zeros((rows, cols), dtype=np.int32)
-        right = np.zeros((rows, cols), dtype=np.int32)
+    def collision_arrays(self, tile_layers, cols: int, rows: int):
+        """Engine tile codes and slope heights per cell: the strongest collision over all layers wins a
+        cell, the upper layer among equals."""
+        n = cols * rows
+        kinds = np.zeros(n, dtype=np.int8)
+        strength = np.zeros(n, dtype=np.int32)
+        left = np.zeros(n, dtype=np.int32)
+        right = np.zeros(n, dtype=np.int32)
         for name, gids in tile_layers:
-            for index, raw in enumerate(gids):
-                if not raw:
-                    continue
-                gid = raw & _GID_MASK
-                row, col = divmod(index, cols)
-                ts = self.tileset_of(gid)
-                if ts is None:
-                    raise self.error(f"layer '{name}' at column {col}, row {row}",
-                                     f"tile gid {gid} is in no tileset (was the map edited outside Tiled?)")
-                info = ts.collision.get(gid - ts.firstgid)
-                if info is None:
-                    continue
-                kind, lh, rh = info
-                if kind == "slope" and raw & (_FLIP_V | _FLIP_D | _FLIP_HEX):
-                    raise self.error(f"layer '{name}' at column {col}, row {row}",
-                                     f"the slope tile ({ts.where(gid - ts.firstgid)}) is flipped "
-                                     "vertically or rotated; slopes may only be flipped horizontally")
-                if kind == "slope" and raw & _FLIP_H:
-                    lh, rh = rh, lh
-                s = _STRENGTH[kind]
-                if s >= strength[row, col]:
-                    strength[row, col] = s
-                    kinds[row, col] = kind
-                    left[row, col], right[row, col] = lh, rh
-        return kinds, left, right
+            s, code, lh, rh = self.collision_codes(gids, f"layer {shown(name)}", cols)
+            take = (s > 0) & (s >= strength)
+            strength[take], kinds[take], left[take], right[take] = s[take], code[take], lh[take], rh[take]
+        shape = (rows, cols)
+        return kinds.reshape(shape), left.reshape(shape), right.reshape(shape)
 
     def make_grid(self, kinds, left, right, tile_size: int):
-        from engine import GridError, TileGrid, TileKind
+        from engine import GridError, TileGrid
 
-        codes = {"": int(TileKind.EMPTY), "solid": int(TileKind.SOLID),
-                 "one_way": int(TileKind.ONE_WAY), "slope": int(TileKind.SLOPE)}
-        rows, cols = kinds.shape
-        numeric = np.zeros((rows, cols), dtype=np.int8)
-        for name, code in codes.items():
-            numeric[kinds == name] = code
         try:
-            return TileGrid(numeric, tile_size=tile_size, slope_left=left, slope_right=right)
+            return TileGrid(kinds, tile_size=tile_size, slope_left=left, slope_right=right)
         except GridError as exc:
             raise self.error("collision", str(exc)) from None
 
@@ -563,24 +722,30 @@ class _Loader:
         for obj in objects:
             if obj.cls in buckets:
                 buckets[obj.cls].append(obj)
-            elif obj.cls:
+        spawns = buckets["spawn"]
+        if not spawns:  # first: a map made for another game lacks it, and that is the thing to say
+            close = [o for o in objects if difflib.get_close_matches(o.cls, ["spawn"], n=1, cutoff=0.75)]
+            hint = f" ({close[0].where} looks like a misspelt one)" if close else ""
+            raise self.error("", "has no spawn; add a point object of class 'spawn' where the player's "
+                                 f"feet start{hint}")
+        if len(spawns) > 1:
+            ids = ", ".join(str(o.id) for o in spawns)
+            raise self.error(spawns[1].where, f"is a second spawn (spawn objects: {ids}); keep exactly one")
+        width, height = cols * tile_size, rows * tile_size
+        for obj in objects:
+            if obj.cls not in buckets and obj.cls:
                 close = difflib.get_close_matches(obj.cls, OBJECT_CLASSES, n=1, cutoff=0.75)
                 if close:
-                    raise self.error(obj.where, f"unknown class '{obj.cls}'; did you mean '{close[0]}'?")
+                    raise self.error(obj.where, f"unknown class {shown(obj.cls)}; did you mean '{close[0]}'?")
             known = KNOWN_PROPERTIES.get(obj.cls, ())
             for pname in obj.props:
                 if pname not in known:
                     close = difflib.get_close_matches(pname, known, n=1, cutoff=0.75)
                     if close:
-                        raise self.error(obj.where, f"unknown property '{pname}'; did you mean '{close[0]}'?")
-
-        spawns = buckets["spawn"]
-        if not spawns:
-            raise self.error("", "has no spawn; add a point object of class 'spawn' where the player's "
-                                 "feet start")
-        if len(spawns) > 1:
-            ids = ", ".join(str(o.id) for o in spawns)
-            raise self.error(spawns[1].where, f"is a second spawn (spawn objects: {ids}); keep exactly one")
+                        raise self.error(obj.where, f"unknown property {shown(pname)}; did you mean "
+                                                    f"'{close[0]}'?")
+            if obj.cls in buckets or obj.gid:  # simulated or drawn: its numbers must be sane
+                self.check_placed(obj, width, height)
         spawn = spawns[0]
         if spawn.shape == "point":
             spawn_point = (spawn.x, spawn.y)
@@ -593,7 +758,7 @@ class _Loader:
 
         level = LevelData(
             path=self.path, name=self.path.name, title=title, next=nxt, tile_size=tile_size,
-            cols=cols, rows=rows, width=cols * tile_size, height=rows * tile_size, grid=None,
+            cols=cols, rows=rows, width=width, height=height, grid=None,
             spawn=spawn_point, layer_order=layer_order,
         )
         for cls, target in (("goal", level.goals), ("checkpoint", level.checkpoints),
@@ -607,8 +772,16 @@ class _Loader:
             if obj.shape != "point":
                 self.check_rect(obj)
             level.coins.append(self.area(obj))
+        cover = sum(a.w * a.h for a in (*level.goals, *level.checkpoints, *level.hazards, *level.coins,
+                                          *level.triggers))
+        if cover > LIMITS.area_cover * width * height:
+            raise self.error("", f"its goals, checkpoints, hazards, coins and triggers together cover more "
+                                 f"than {LIMITS.area_cover} times the map's area, the limit")
+        if len(buckets["platform"]) > LIMITS.platforms:
+            raise self.error(buckets["platform"][LIMITS.platforms].where,
+                             f"is one platform too many; a map may have {LIMITS.platforms}")
         for obj in buckets["platform"]:
-            level.platforms.append(self.platform(obj, by_id))
+            level.platforms.append(self.platform(obj, by_id, width, height))
         return level
 
     def check_rect(self, obj: _Object) -> None:
@@ -623,20 +796,17 @@ class _Loader:
         return Area(obj.x, obj.y, obj.w, obj.h, obj.name, obj.id,
                     {k: p.value for k, p in obj.props.items()}, None)
 
-    def platform(self, obj: _Object, by_id: dict[int, _Object]) -> PlatformSpec:
+    def platform(self, obj: _Object, by_id: dict[int, _Object], width: int, height: int) -> PlatformSpec:
         self.check_rect(obj)
         where = obj.where
         # Tiled leaves out a property still at its class default, so the project's defaults apply here.
-        speed = self.get(obj.props, "speed", ("float", "int"), where, default=PLATFORM_SPEED,
-                         meaning=" (px/s)")
-        if speed <= 0:
-            raise self.error(where, f"speed = {speed:g} px/s must be above 0")
-        wait = self.get(obj.props, "wait", ("float", "int"), where, default=0.0, meaning=" (s)")
-        if wait < 0:
-            raise self.error(where, f"wait = {wait:g} s must not be negative")
+        speed = self.number(obj.props, "speed", where, PLATFORM_SPEED, "px/s", 0.0, LIMITS.platform_speed,
+                            lo_open=True)
+        wait = self.number(obj.props, "wait", where, 0.0, "s", 0.0, LIMITS.platform_wait)
         one_way = self.get(obj.props, "one_way", ("bool",), where, default=False)
         path_id = self.get(obj.props, "path", ("object",), where, default=0,
                            meaning=" (pick the polyline with Tiled's object picker)")
+        span = 2 * LIMITS.margin + max(width, height)  # no route may be longer than the map and its margin
         dx = self.get(obj.props, "dx", ("float", "int"), where, default=None, meaning=" (px)")
         dy = self.get(obj.props, "dy", ("float", "int"), where, default=None, meaning=" (px)")
         if path_id:
@@ -650,16 +820,28 @@ class _Loader:
                                         "not a polyline")
             if len(target.points) < 2:
                 raise self.error(where, f"path {target.where} has fewer than 2 points")
+            if len(target.points) > LIMITS.path_points:
+                raise self.error(where, f"path {target.where} has {len(target.points)} points, over the "
+                                        f"limit of {LIMITS.path_points}")
             if target.rotation:
                 raise self.error(where, f"path {target.where} is rotated; paths must not be rotated")
+            if not all(math.isfinite(c) and abs(c) <= span for p in target.points for c in p):
+                raise self.error(where, f"path {target.where} has a point that is not a finite number or "
+                                        f"is more than {span:g} px from its first point")
             x0, y0 = target.points[0]
             points = [(obj.x + px - x0, obj.y + py - y0) for px, py in target.points]
         else:
             dx, dy = dx or 0.0, dy or 0.0
-            if dx == 0 and dy == 0:
-                raise self.error(where, "goes nowhere; give it a 'path' (object property -> polyline) "
-                                        "or a non-zero 'dx'/'dy' (px)")
+            if not (abs(dx) <= span and abs(dy) <= span):
+                raise self.error(where, f"dx/dy ({shown(str(dx), 12)[1:-1]}, {shown(str(dy), 12)[1:-1]}) "
+                                        f"reach more than {span:g} px, beyond the map")
             points = [(obj.x, obj.y), (obj.x + dx, obj.y + dy)]
+        if all(p == points[0] for p in points):  # one rule for a path and for dx/dy
+            raise self.error(where, "goes nowhere; give it a 'path' (object property -> polyline) whose "
+                                    "points are not all the same, or a non-zero 'dx'/'dy' (px)")
+        for px, py in points:
+            moved = _Object(obj.id, obj.name, obj.cls, px, py, obj.w, obj.h, "rect", [], 0.0, 0, {})
+            self.check_placed(moved, width, height)
         return PlatformSpec(obj.x, obj.y, obj.w, obj.h, obj.name, obj.id, points, float(speed),
                             float(wait), bool(one_way), None)
 
@@ -690,6 +872,12 @@ class _Loader:
         for area in (*level.goals, *level.checkpoints, *level.hazards, *level.coins, *level.triggers,
                      *level.platforms):
             area.gid = gids.get(area.id)
+
+
+def _short(path, most: int = 160) -> str:
+    """A path for a message: whole when short, else its start and '...'."""
+    text = str(path)
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def _a(word: str) -> str:

@@ -3,9 +3,18 @@
 Where: ``$TILEFEEL_DATA_DIR`` if set (tests use this), else ``%APPDATA%\\tilefeel`` on Windows, else
 ``$XDG_DATA_HOME/tilefeel`` or ``~/.local/share/tilefeel``. The file is ``progress.json``.
 
-Writes are atomic (a temp file in the same folder, then ``os.replace``), so a crash mid-write never leaves a
-half-written save. A missing save starts fresh; a corrupt one is reported in one line, kept as
-``progress.json.bak`` and the game starts fresh.
+Nothing is ever lost:
+- Writes are atomic (a temp file in the same folder, then ``os.replace``): a crash or a full disk mid-write
+  leaves the complete old save. Temp files orphaned by a killed game are removed at the next start.
+- Fields this version does not know (a save from a newer version, a section added later) are kept and
+  written back as they were read: top-level ones in ``Progress.extra``, per-level ones in
+  ``LevelRecord.extra``. To add a section, give ``Progress`` a field, read it in ``from_json`` and write it
+  in ``to_json``; everything else round-trips by itself.
+- A save that is partly wrong (a bad best time, an odd entry) is salvaged: what is readable is kept, the
+  rest dropped, and the original is copied to a backup first. A save that cannot be read at all is moved
+  to a backup and the game starts fresh. Backups are never overwritten: ``progress.json.bak``, then
+  ``progress.json.bak.2``, ``.bak.3``... (a save identical to an existing backup is not copied again).
+Every such event is reported in one line.
 """
 
 from __future__ import annotations
@@ -14,14 +23,19 @@ import json
 import math
 import os
 import sys
-import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["APP_NAME", "data_dir", "Progress", "LevelRecord", "load_progress", "save_progress", "save_path"]
+from .userfiles import FileProblem, decode_text, printable, read_bytes, size_text, write_atomic
+
+__all__ = ["APP_NAME", "data_dir", "Progress", "LevelRecord", "load_progress", "save_progress", "save_path",
+           "MAX_SAVE_BYTES"]
 
 APP_NAME = "tilefeel"
 VERSION = 1
+MAX_SAVE_BYTES = 1 << 20  # a save is read only up to this size
+ORPHAN_AGE = 60.0  # s; a temp file older than this is left over from a killed game, not a save in progress
 
 
 def data_dir() -> Path:
@@ -46,6 +60,11 @@ class LevelRecord:
     best_coins: int = 0  # most coins collected in one completion
     best_deaths: int | None = None  # fewest deaths in one completion
     completions: int = 0
+    extra: dict = field(default_factory=dict)  # fields this version does not know, written back as read
+
+    def to_json(self) -> dict:
+        return {"best_time": self.best_time, "best_coins": self.best_coins, "best_deaths": self.best_deaths,
+                "completions": self.completions, **self.extra}
 
 
 @dataclass
@@ -55,6 +74,7 @@ class Progress:
     # profile sections, kept as plain JSON here; game/profile.py reads and checks them
     options: object = None
     totals: object = None
+    extra: dict = field(default_factory=dict)  # top-level fields this version does not know, kept as read
 
     def record(self, level: str) -> LevelRecord:
         return self.levels.get(level) or LevelRecord()
@@ -78,29 +98,28 @@ class Progress:
 
     # -- JSON ------------------------------------------------------------------------------------------
     def to_json(self) -> dict:
-        out = {"version": VERSION, "unlocked": sorted(self.unlocked),
-               "levels": {name: vars(rec) for name, rec in sorted(self.levels.items())}}
-        out.update({k: v for k, v in (("options", self.options), ("totals", self.totals)) if v is not None})
-        return out
+        sections = {k: v for k, v in (("options", self.options), ("totals", self.totals)) if v is not None}
+        return {"version": VERSION, "unlocked": sorted(self.unlocked),
+                "levels": {name: rec.to_json() for name, rec in sorted(self.levels.items())},
+                **sections, **self.extra}
 
     @classmethod
-    def from_json(cls, data) -> Progress:
-        """Build from a parsed save, checking every field's type and range; raises ValueError naming the
-        first field that is wrong (so a save that loads never crashes a scene later)."""
-        if not isinstance(data, dict) or data.get("version") != VERSION:
-            raise ValueError(f"expected an object with \"version\": {VERSION}")
-        unlocked = data.get("unlocked", [])
-        levels = data.get("levels", {})
-        if not isinstance(unlocked, list) or not all(isinstance(u, str) and u for u in unlocked):
-            raise ValueError("\"unlocked\" must be a list of level file names")
-        if not isinstance(levels, dict):
-            raise ValueError("\"levels\" must be an object")
-        out = cls(unlocked=set(unlocked), options=data.get("options"), totals=data.get("totals"))
-        for name, rec in levels.items():
-            if not isinstance(rec, dict):
-                raise ValueError(f"levels[{name!r}] must be an object")
-            out.levels[name] = _record_from_json(name, rec)
-        return out
+    def from_json(cls, data) -> tuple[Progress, list[str]]:
+        """Build from a parsed save, salvaging what is readable: returns the progress and the list of what
+        was dropped (one short phrase each). Raises ValueError when it is not a save at all (not an
+        object, or no whole-number ``version``)."""
+        if not isinstance(data, dict):
+            raise ValueError("expected a JSON object")
+        version = data.get("version")
+        if not (_is_int(version) and version >= 1):  # "version": true is no version
+            raise ValueError(f"\"version\" is {_shown(version)}, expected a whole number >= 1")
+        problems: list[str] = []
+        known = ("version", "unlocked", "levels", "options", "totals")
+        out = cls(unlocked=_read_unlocked(data.get("unlocked", []), problems),
+                  levels=_read_levels(data.get("levels", {}), problems),
+                  options=data.get("options"), totals=data.get("totals"),
+                  extra={k: v for k, v in data.items() if k not in known})
+        return out, problems
 
 
 def _is_int(v) -> bool:
@@ -111,86 +130,158 @@ def _is_number(v) -> bool:
     return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
 
 
-def _record_from_json(name: str, rec: dict) -> LevelRecord:
-    """One level's record, each field checked: best_time a positive number or null; best_coins and
-    completions whole numbers >= 0; best_deaths a whole number >= 0 or null."""
-    known = {"best_time", "best_coins", "best_deaths", "completions"}
-    unknown = sorted(set(rec) - known)
-    if unknown:
-        raise ValueError(f"levels[{name!r}]: unknown field {unknown[0]!r}")
+def _shown(value) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
-    def bad(key: str, want: str) -> ValueError:
-        shown = json.dumps(rec[key])
-        shown = shown if len(shown) <= 40 else shown[:37] + "..."
-        return ValueError(f"levels[{name!r}].{key} is {shown}, expected {want}")
 
-    out = LevelRecord()
-    if "best_time" in rec:
-        v = rec["best_time"]
-        if v is not None and not (_is_number(v) and v > 0):
-            raise bad("best_time", "a positive number of seconds or null")
-        out.best_time = None if v is None else float(v)
-    for key in ("best_coins", "completions"):
-        if key in rec:
-            v = rec[key]
-            if not (_is_int(v) and v >= 0):
-                raise bad(key, "a whole number >= 0")
-            setattr(out, key, v)
-    if "best_deaths" in rec:
-        v = rec["best_deaths"]
-        if v is not None and not (_is_int(v) and v >= 0):
-            raise bad("best_deaths", "a whole number >= 0 or null")
-        out.best_deaths = v
+def _read_unlocked(value, problems: list[str]) -> set[str]:
+    if not isinstance(value, list):
+        problems.append(f"\"unlocked\" is {_shown(value)}, expected a list of level file names")
+        return set()
+    bad = [u for u in value if not (isinstance(u, str) and u)]
+    if bad:
+        problems.append(f"\"unlocked\" holds {_shown(bad[0])}, not a level file name")
+    return {u for u in value if isinstance(u, str) and u}
+
+
+def _read_levels(value, problems: list[str]) -> dict[str, LevelRecord]:
+    if not isinstance(value, dict):
+        problems.append(f"\"levels\" is {_shown(value)}, expected an object")
+        return {}
+    out = {}
+    for name, rec in value.items():
+        if isinstance(rec, dict):
+            out[name] = _read_record(name, rec, problems)
+        else:
+            problems.append(f"levels[{name!r}] is {_shown(rec)}, expected an object")
+    return out
+
+
+MAX_TIME = 1e7  # s (about 116 days): a longer best time is corrupt, and would not fit the screen
+MAX_COUNT = 10**9  # coins, deaths, completions
+
+#: each known field of a level record: (check, what it must be)
+_FIELDS = {
+    "best_time": (lambda v: v is None or (_is_number(v) and 0 < v <= MAX_TIME),
+                  f"a positive number of seconds up to {MAX_TIME:g}, or null"),
+    "best_coins": (lambda v: _is_int(v) and 0 <= v <= MAX_COUNT, "a whole number >= 0"),
+    "best_deaths": (lambda v: v is None or (_is_int(v) and 0 <= v <= MAX_COUNT), "a whole number >= 0 or null"),
+    "completions": (lambda v: _is_int(v) and 0 <= v <= MAX_COUNT, "a whole number >= 0"),
+}
+
+
+def _read_record(name: str, rec: dict, problems: list[str]) -> LevelRecord:
+    """One level's record: a field with a wrong value is dropped (and named in ``problems``), unknown
+    fields are kept in ``extra``."""
+    out = LevelRecord(extra={k: v for k, v in rec.items() if k not in _FIELDS})
+    for key, (ok, want) in _FIELDS.items():
+        if key not in rec:
+            continue
+        v = rec[key]
+        if not ok(v):
+            problems.append(f"levels[{name!r}].{key} is {_shown(v)}, expected {want}")
+            continue
+        setattr(out, key, float(v) if key == "best_time" and v is not None else v)
     return out
 
 
 def load_progress(path: Path | None = None) -> tuple[Progress, str | None]:
     """Read the save. Returns ``(progress, message)``; ``message`` is one line when something was off
-    (missing save, or a corrupt one moved aside to ``.bak``), else None. Never raises."""
+    (no save yet, a salvaged or a corrupt one, a newer version's), else None. Never raises."""
     path = Path(path) if path else save_path()
+    progress, msg = _load(path)
+    return progress, (printable(" ".join(msg.split())) if msg else None)
+
+
+def _load(path: Path) -> tuple[Progress, str | None]:
+    _remove_orphans(path)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return Progress(), f"no save yet; progress will be saved to {path}"
-    except OSError as exc:
-        return Progress(), f"cannot read save {path} ({exc.strerror or exc}); starting fresh"
+        raw = read_bytes(path, "save", MAX_SAVE_BYTES)
+    except FileProblem as exc:
+        if exc.missing:
+            return Progress(), f"no save yet; progress will be saved to {path}"
+        if path.is_file():  # too big to read: move it aside whole
+            return Progress(), _corrupt(path, None, f"larger than {size_text(MAX_SAVE_BYTES)}")
+        return Progress(), f"cannot read save ({exc}); starting fresh"
     try:
-        return Progress.from_json(json.loads(raw.decode("utf-8"))), None
-    except UnicodeDecodeError as exc:
-        return _set_aside(path, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at offset {exc.start}")
+        data = json.loads(decode_text(raw, path, "save"))
+        progress, problems = Progress.from_json(data)
+    except FileProblem as exc:
+        return Progress(), _corrupt(path, raw, str(exc).removeprefix(f"{path}: "))
     except (ValueError, TypeError, RecursionError) as exc:
-        return _set_aside(path, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        return Progress(), _corrupt(path, raw, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    if data["version"] > VERSION:
+        kept = _backup(path, raw)
+        return progress, (f"save {path} was written by a newer version of the game (version {data['version']}); "
+                          f"kept what this version reads, and a copy {kept}")
+    if problems:
+        kept = _backup(path, raw)
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return progress, f"save {path}: dropped {problems[0]}{more}; kept the rest, and the original {kept}"
+    return progress, None
 
 
-def _set_aside(path: Path, reason: str) -> tuple[Progress, str]:
-    """Keep a corrupt save as ``.bak`` and start fresh, with one line saying what was wrong."""
-    bak = path.with_name(path.name + ".bak")
+def _corrupt(path: Path, raw: bytes | None, reason: str) -> str:
+    """Move an unreadable save to a backup (``raw``: its bytes, or None to move it unread) and say so."""
+    kept = _backup(path, raw)
+    if raw is not None and not kept.startswith("could not"):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+    return f"save {path} is corrupt ({reason}); {kept}; starting fresh"
+
+
+def _backup(path: Path, raw: bytes | None) -> str:
+    """Keep the save's bytes under the first free ``progress.json.bak[.N]`` name -- never over an
+    existing backup -- unless one already holds exactly these bytes. Returns "kept as NAME" or why not."""
+    for n in range(1, 10_000):
+        bak = path.with_name(path.name + (".bak" if n == 1 else f".bak.{n}"))
+        try:
+            if raw is None:  # too big to have been read: move the file itself, refusing to clobber
+                os.link(path, bak)
+                os.unlink(path)
+            else:
+                if bak.is_file() and bak.stat().st_size == len(raw) and bak.read_bytes() == raw:
+                    return f"kept as {bak}"
+                with open(bak, "xb") as f:
+                    f.write(raw)
+                    f.flush()
+                    os.fsync(f.fileno())
+            return f"kept as {bak}"
+        except FileExistsError:
+            continue
+        except OSError as err:
+            return f"could not keep a copy ({err.strerror or err})"
+    return "could not keep a copy (too many backups)"
+
+
+def _remove_orphans(path: Path) -> None:
+    """Temp files (``progress.json.XXXX.tmp``) left by a game killed mid-save; fresh ones may be another
+    running game's save in progress and are left alone."""
+    now = time.time()
     try:
-        os.replace(path, bak)
-        kept = f"kept as {bak}"
-    except OSError as err:
-        kept = f"could not keep it as .bak ({err.strerror or err})"
-    return Progress(), f"save {path} is corrupt ({reason}); {kept}; starting fresh"
+        for tmp in path.parent.glob(f"{path.name}.*.tmp"):
+            try:
+                if now - tmp.stat().st_mtime > ORPHAN_AGE:
+                    tmp.unlink()
+            except OSError:
+                pass
+    except OSError:
+        pass
 
 
 def save_progress(progress: Progress, path: Path | None = None) -> str | None:
     """Write atomically. Returns None on success, else a one-line reason (the game keeps running)."""
     path = Path(path) if path else save_path()
-    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(progress.to_json(), f, indent=2)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        if path.exists() and not (path.is_file() or path.is_dir()):  # a FIFO or a socket holds no progress
+            path.unlink()
+        write_atomic(path, json.dumps(progress.to_json(), indent=2) + "\n", "progress")
         return None
     except OSError as exc:
-        if tmp:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
         return f"cannot save progress to {path} ({exc.strerror or exc})"
+    except FileProblem as exc:  # "PATH: cannot write the progress (No space left on device)"
+        return str(exc)

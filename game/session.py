@@ -18,6 +18,8 @@ Rules (one fixed step each call):
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
 - When several things happen in one step they are handled in this order: checkpoints, coins,
   trigger enter/exit, goal, death (so a goal reached on the step a hazard is touched wins).
+- ``time`` is the level time in seconds: each step adds the step length (1 / ``physics.hz``) of the feel
+  in force for that step, so retuning ``physics.hz`` mid-run keeps the clock and the best time honest.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ class Session:
                 self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area)))
 
         self.steps = 0
+        self._clock = (0.0, 0)  # (s before the current step rate, steps since): exact steps / hz at one rate
         self.deaths = 0
         self.coins = 0
         self.completed = False
@@ -101,6 +104,7 @@ class Session:
         if self.completed:
             return []
         self.steps += 1
+        self._clock = (self._clock[0], self._clock[1] + 1)
         out: list[GameEvent] = []
         p = self.player
         if self.dead:
@@ -193,8 +197,19 @@ class Session:
         out.append(self._event("respawn", self.checkpoint.name if self.checkpoint else ""))
 
     # -- tuning and reporting --------------------------------------------------------------------------
+    @property
+    def time(self) -> float:
+        """Seconds of level time so far: steps at each step rate, divided by that rate."""
+        before, steps = self._clock
+        return before + steps / self.feel.physics.hz
+
+    @time.setter
+    def time(self, seconds: float) -> None:  # carrying a run over to a reloaded level (F5)
+        self._clock = (seconds, 0)
+
     def set_feel(self, feel: FeelConfig) -> None:
-        """Hot reload: keep positions, velocities and timers."""
+        """Hot reload: keep positions, velocities, timers and the level time."""
+        self._clock = (self.time, 0)
         self.feel = feel
         self.world.set_feel(feel)
 

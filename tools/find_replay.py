@@ -251,7 +251,7 @@ def main(argv=None) -> int:
         route = routes.get(path.name, [])
         steps, s = find(path, route, args.beam, args.depth, args.verbose)
         text = (f"# {path.name}: found by tools/find_replay.py; {s.steps} steps, {s.coins} coins, "
-                f"{s.deaths} deaths\n") + format_script(steps)
+                f"{s.deaths} deaths\n") + format_script(steps, level=path.name)
         if args.out == "-":
             sys.stdout.write(text)
         else:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pygame
 
+from ..userfiles import atomic_output
+
 __all__ = ["Screen", "CANVAS_W", "CANVAS_H"]
 
 CANVAS_W, CANVAS_H = 480, 270
@@ -198,5 +200,6 @@ class Screen:
             n += 1
             path = folder / f"tilefeel-{stamp}-{n}.png"
         big = pygame.transform.scale(self.canvas, (CANVAS_W * 2, CANVAS_H * 2))
-        pygame.image.save(big, str(path))
+        with atomic_output(path, "screenshot", binary=True) as f:  # never half a PNG on a full disk
+            pygame.image.save(big, f, path.name)
         return path

@@ -17,7 +17,10 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LevelInfo", "discover", "LEVELS_DIR", "replay_for", "LEVEL_MUSIC"]
+from ..levelfile import LIMITS
+from ..userfiles import FileProblem, read_bytes
+
+__all__ = ["LevelInfo", "discover", "levels_folder", "LEVELS_DIR", "replay_for", "LEVEL_MUSIC"]
 
 LEVELS_DIR = Path(__file__).resolve().parents[2] / "levels"
 LEVEL_MUSIC = ("meadow", "hills", "climb")  # loops for the levels, two levels each, then the last again
@@ -47,9 +50,9 @@ def replay_for(path: Path) -> Path | None:
 def _peek(path: Path) -> LevelInfo:
     title, nxt, coins = path.stem.replace("_", " ").lstrip("0123456789 ").title() or path.stem, None, 0
     music = problem = None
-    try:
-        root = ET.parse(path).getroot()
-    except (ET.ParseError, OSError):
+    try:  # a FIFO or a huge file among the levels is refused here at once, reported when played
+        root = ET.fromstring(read_bytes(path, "map file", LIMITS.map_bytes))
+    except (ET.ParseError, FileProblem):
         return LevelInfo(path, path.name, title, None, 0)
     props = root.find("properties")
     for prop in (props if props is not None else []):
@@ -71,9 +74,14 @@ def _peek(path: Path) -> LevelInfo:
     return LevelInfo(path, path.name, title, nxt, coins, music, problem)
 
 
+def levels_folder() -> Path:
+    """``$TILEFEEL_LEVELS_DIR``, else the repository's levels/."""
+    return Path(os.environ.get("TILEFEEL_LEVELS_DIR") or LEVELS_DIR)
+
+
 def discover(folder: Path | None = None) -> list[LevelInfo]:
-    """Levels in play order from ``folder`` (default: ``$TILEFEEL_LEVELS_DIR`` or the repo's levels/)."""
-    folder = Path(folder or os.environ.get("TILEFEEL_LEVELS_DIR") or LEVELS_DIR)
+    """Levels in play order from ``folder`` (default: :func:`levels_folder`)."""
+    folder = Path(folder or levels_folder())
     files = sorted(folder.glob("*.tmx"))
     infos = {p.name: _peek(p) for p in files}
     order: list[LevelInfo] = []

@@ -301,7 +301,7 @@ class PlayScene(Scene):
 
     @property
     def seconds(self) -> float:
-        return self.session.steps / self.clock.hz
+        return self.session.time
 
     # -- developer keys -------------------------------------------------------------------------------
     def reload(self) -> None:
@@ -446,7 +446,7 @@ def carry_over(old: Session, level, feel) -> Session:
     the respawn checkpoint (matched by object id; ones the new map no longer has are dropped), and the
     player's position, velocity and facing. A player who was dead comes back at the respawn point."""
     new = Session(level, feel)
-    new.steps, new.deaths = old.steps, old.deaths
+    new.steps, new.deaths, new.time = old.steps, old.deaths, old.time
     coin_ids = {c.id for c in level.coins}
     new.collected = {i for i in old.collected if i in coin_ids}
     new.coins = len(new.collected)

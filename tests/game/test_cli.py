@@ -187,7 +187,7 @@ def test_usage_errors_exit_2():
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["--headless", "--inputs", "x.txt"], "--level"),
+    (["--headless", "--inputs", os.devnull], "--level"),
     (["--headless", "--level", "x.tmx"], "--inputs"),
     (["--headless", "--level", "x.tmx", "--inputs", "a", "--replay", "b"], "either --inputs or --replay"),
     (["--headless", "--level", str(MAPS / "flat.tmx"), "--inputs", "nope.txt"],
@@ -234,7 +234,7 @@ def test_replay_is_an_alias_for_inputs_and_record_writes_what_was_played(tmp_pat
     by_inputs = capsys.readouterr().out
     assert main(["--headless", "--level", level, "--replay", str(script), "--record", str(record)]) == 0
     assert capsys.readouterr().out == by_inputs
-    assert record.read_text() == "5 right\n1 -\n"
+    assert record.read_text() == "level flat.tmx\n5 right\n1 -\n"
 
 
 def test_record_stops_where_the_goal_ended_the_run(tmp_path, capsys):
@@ -243,9 +243,125 @@ def test_record_stops_where_the_goal_ended_the_run(tmp_path, capsys):
     assert main(["--headless", "--level", str(MAPS / "goal.tmx"), "--inputs", str(script),
                  "--record", str(record)]) == 0
     steps = json.loads(capsys.readouterr().out)["steps"]
-    assert record.read_text() == f"{steps} right\n"
+    assert record.read_text() == f"level goal.tmx\n{steps} right\n"
 
 
 def test_explain_prints_the_derived_feel_and_exits(capsys):
     assert main(["--explain"]) == 0
     assert "coyote" in capsys.readouterr().out.lower()
+
+
+# -- a script names its level (issue 12) ----------------------------------------------------------------
+
+def test_replay_without_level_plays_the_level_its_header_names(tmp_path, capsys):
+    script = tmp_path / "run.txt"
+    script.write_text("level goal.tmx\n300 right\n")
+    # the header's level is looked up beside the script, then in its parent folder
+    (tmp_path / "maps").mkdir()
+    for f in ("goal.tmx", "test_tiles.tsx", "test_tiles.png"):
+        (tmp_path / f).write_bytes((MAPS / f).read_bytes())
+    assert main(["--headless", "--replay", str(script)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["level"] == "goal.tmx" and out["completed"]
+
+
+def test_a_header_naming_another_level_than_level_is_one_line(tmp_path, capsys):
+    script = tmp_path / "run.txt"
+    script.write_text("# recorded\nlevel 02_planks.tmx\n10 right\n")
+    assert main(["--headless", "--level", str(MAPS / "flat.tmx"), "--replay", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"error: {script}: line 2: this script is for level '02_planks.tmx', not 'flat.tmx'; "
+                   "drop --level to play it on its own level\n")
+
+
+def test_a_header_level_that_is_nowhere_is_one_line(tmp_path, capsys):
+    script = tmp_path / "run.txt"
+    script.write_text("level nowhere.tmx\n10 right\n")
+    assert main(["--headless", "--replay", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "level 'nowhere.tmx' not found" in err and "--level" in err
+
+
+def test_the_header_is_checked_against_inputs_too(tmp_path, capsys):
+    script = tmp_path / "run.txt"
+    script.write_text("level goal.tmx\n10 right\n")
+    assert main(["--headless", "--level", str(MAPS / "goal.tmx"), "--inputs", str(script)]) == 0
+    capsys.readouterr()
+
+
+# -- hostile files and full disks (issue 10) ------------------------------------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+@pytest.mark.parametrize("flag", ["--level", "--inputs", "--feel"])
+def test_a_fifo_as_any_input_is_refused_at_once(tmp_path, flag):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # no writer: reading it used to hang forever
+    script = tmp_path / "s.txt"
+    script.write_text("1 -\n")
+    args = {"--level": MAPS / "flat.tmx", "--inputs": script, "--feel": None}
+    args[flag] = fifo
+    argv = ["--headless"] + [x for k, v in args.items() if v is not None for x in (k, v)]
+    line = error_of(run_game(*argv))
+    assert str(fifo) in line and "FIFO" in line
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("flag", ["--level", "--inputs", "--feel"])
+def test_dev_zero_as_any_input_is_refused(tmp_path, flag, capsys):
+    script = tmp_path / "s.txt"
+    script.write_text("1 -\n")
+    args = {"--level": str(MAPS / "flat.tmx"), "--inputs": str(script), flag: "/dev/zero"}
+    assert main(["--headless"] + [x for kv in args.items() for x in kv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "/dev/zero: is a device" in err
+
+
+def _full_disk_after(limit: int):
+    """Run the child with a file-size limit: a write past ``limit`` bytes fails like a full disk."""
+    import resource
+    import signal
+
+    def limit_writes():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return limit_writes
+
+
+@pytest.mark.skipif(os.name != "posix", reason="RLIMIT_FSIZE is POSIX")
+@pytest.mark.parametrize("flag", ["--trace", "--record"])
+def test_a_full_disk_while_writing_names_the_file_exits_2_and_leaves_no_half_file(tmp_path, flag):
+    script = tmp_path / "s.txt"
+    script.write_text("".join(f"{n % 5 + 1} right\n1 -\n" for n in range(150)))  # a recording over 1000 bytes
+    out = tmp_path / "out.txt"
+    done = subprocess.run([sys.executable, "-m", "game", "--headless", "--level", str(MAPS / "flat.tmx"),
+                           "--inputs", str(script), flag, str(out)], capture_output=True, text=True, cwd=ROOT,
+                          env=ENV, timeout=60, preexec_fn=_full_disk_after(1000))
+    line = error_of(done)
+    what = "trace" if flag == "--trace" else "recording"
+    assert line.startswith(f"error: {out}: cannot write the {what} (File too large)"), line
+    assert list(tmp_path.iterdir()) == [script]  # no half-written file, no temp file
+
+
+def test_an_unwritable_recording_keeps_an_old_one_whole(tmp_path, capsys, monkeypatch):
+    import errno
+
+    from game import userfiles
+    script, record = tmp_path / "s.txt", tmp_path / "rec.txt"
+    script.write_text("5 right\n")
+    record.write_text("old run\n")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(userfiles.os, "fsync", full)
+    assert main(["--headless", "--level", str(MAPS / "flat.tmx"), "--inputs", str(script),
+                 "--record", str(record)]) == 2
+    assert capsys.readouterr().err == f"error: {record}: cannot write the recording (No space left on device)\n"
+    assert record.read_text() == "old run\n" and sorted(p.name for p in tmp_path.iterdir()) == ["rec.txt", "s.txt"]
+
+
+def test_a_header_naming_a_file_too_long_for_the_system_is_one_line(tmp_path, capsys):
+    script = tmp_path / "run.txt"
+    script.write_text("level " + "a" * 300 + ".tmx\n10 right\n")  # over NAME_MAX: is_file() would raise
+    assert main(["--headless", "--replay", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not found" in err and "internal error" not in err

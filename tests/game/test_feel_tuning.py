@@ -403,3 +403,12 @@ def test_status_confirmation_fades_but_errors_stay(panel, monkeypatch):
     panel.reset_to_file()
     panel.draw(pygame.Surface((480, 270)))
     assert panel.status_error and "line 1: TOML syntax error" in panel.status
+
+
+def test_ctrl_s_over_a_file_saved_as_latin1_says_why_and_keeps_the_game_running(panel):
+    raw = "[jump]\nheight = 60.0 # réglé\n".encode("latin-1")
+    panel.path.write_bytes(raw)  # edited outside while the game runs; the panel still holds good values
+    panel.handle_event(_key(pygame.K_RIGHT, pygame.KMOD_SHIFT))
+    assert panel.handle_event(_key(pygame.K_s, pygame.KMOD_LCTRL))  # was UnicodeDecodeError from save_feel
+    assert panel.status.startswith("not saved: ") and "not UTF-8" in panel.status
+    assert panel.path.read_bytes() == raw

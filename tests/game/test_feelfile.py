@@ -213,7 +213,7 @@ def test_missing_file_says_so(tmp_path):
 def test_binary_file_says_so(tmp_path):
     path = tmp_path / "feel.toml"
     path.write_bytes(b"\xff\xfe\x00junk")
-    with pytest.raises(FeelFileError, match=r"not a text file"):
+    with pytest.raises(FeelFileError, match=r"line 1: the feel file is not UTF-8 text"):
         load_feel(path)
 
 
@@ -308,3 +308,87 @@ def test_save_with_nothing_changed_leaves_the_file_alone(tmp_path):
     os.utime(path, ns=(1_000_000_000, 1_000_000_000))
     assert save_feel(path, FeelConfig()) == []
     assert path.stat().st_mtime_ns == 1_000_000_000
+
+
+# -- hostile feel files (issue 10) ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, fragment", [
+    ("[jump]\nheight = " + "[" * 500 + "]" * 500 + "\n", "nested too deeply"),  # was a RecursionError
+    ("[jump]\nheight = " + "9" * 5000 + "\n", "thousands of digits"),  # was ValueError (4300 digits)
+    ("[physics]\nhz = " + "9" * 400 + "\n", "line 2: physics.hz: 99999999999999999999... is far too large; "
+                                           "allowed 10..1000 Hz"),  # was OverflowError (found by tools/fuzz.py)
+    ("[jump]\nheight = nan\n", "jump.height"),
+    ("[jump]\nheight = inf\n", "jump.height"),
+])
+def test_hostile_values_are_one_line_errors(text, fragment):
+    with pytest.raises(FeelFileError) as err:
+        parse_feel(text, source="f.toml")
+    assert str(err.value).startswith("f.toml: ") and fragment in str(err.value) and "\n" not in str(err.value)
+
+
+def test_deep_nesting_is_one_line_through_the_cli_too(tmp_path):
+    import subprocess
+    import sys
+    feel = tmp_path / "feel.toml"
+    feel.write_text("[jump]\nheight = " + "[" * 500 + "]" * 500 + "\n")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "game", "--headless", "--feel", str(feel), "--level",
+                           str(root / "tests/maps/flat.tmx"), "--inputs", os.devnull], capture_output=True,
+                          text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "nested too deeply" in done.stderr
+
+
+def test_a_byte_order_mark_is_accepted_and_kept_when_saving(tmp_path):
+    path = tmp_path / "feel.toml"
+    path.write_bytes(b"\xef\xbb\xbf# mine\n[jump]\nheight = 60.0\n")
+    assert load_feel(path).jump.height == 60.0  # was "TOML syntax error"
+    save_feel(path, load_feel(path).with_value("jump.height", 62.0))
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf# mine\n") and load_feel(path).jump.height == 62.0
+
+
+def test_saving_over_a_file_that_is_not_utf8_refuses_and_keeps_it(tmp_path):
+    path = tmp_path / "feel.toml"
+    raw = "[jump]\nheight = 60.0 # hauteur réglée\n".encode("latin-1")
+    path.write_bytes(raw)
+    with pytest.raises(FeelFileError) as err:  # was UnicodeDecodeError from save_feel (F2, Ctrl+S)
+        save_feel(path, FeelConfig())
+    assert "line 2" in str(err.value) and "not UTF-8" in str(err.value) and "fix it before saving" in str(err.value)
+    assert path.read_bytes() == raw
+
+
+def test_a_failed_save_leaves_the_file_whole(tmp_path, monkeypatch):
+    import errno
+
+    from game import userfiles
+    path = tmp_path / "feel.toml"
+    path.write_text("[jump]\nheight = 60.0\n")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(userfiles.os, "fsync", full)
+    with pytest.raises(FeelFileError, match="No space left on device"):
+        save_feel(path, FeelConfig())
+    assert path.read_text() == "[jump]\nheight = 60.0\n" and [p.name for p in tmp_path.iterdir()] == ["feel.toml"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_feel_file_is_refused_when_loading_saving_and_watching(tmp_path):
+    from game.hotreload import FeelWatcher
+    path = tmp_path / "feel.toml"
+    os.mkfifo(path)
+    with pytest.raises(FeelFileError, match="FIFO"):
+        load_feel(path)
+    with pytest.raises(FeelFileError, match="FIFO"):
+        save_feel(path, FeelConfig())
+    watcher = FeelWatcher(path, FeelConfig())
+    assert watcher.reload() is None and "FIFO" in watcher.error
+
+
+def test_a_control_character_in_a_key_is_escaped_on_the_command_line(tmp_path, capsys):
+    from game.cli import main
+    feel = tmp_path / "feel.toml"
+    feel.write_text('[jump]\n"height\\u001b[2J" = 50\n')
+    assert main(["--feel", str(feel), "--explain"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\\x1b[2J" in err and "\x1b" not in err

@@ -6,6 +6,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
+import pytest  # noqa: E402
 
 from game.input import Bindings, Input, _Pad, config_path, load_bindings  # noqa: E402
 
@@ -170,3 +171,49 @@ def test_unplugging_a_pad_reports_it():
     inp.begin_frame()
     inp.handle(pygame.event.Event(pygame.CONTROLLERDEVICEREMOVED, instance_id=5))
     assert inp.actions == ["pad_removed"] and not inp.pads
+
+
+# -- hostile controls files (issue 10): one line and the defaults, never a crash ------------------------
+
+@pytest.mark.parametrize("raw, fragment", [
+    ('[keyboard]\njump = ["é"]\n'.encode("latin-1"), "line 2: the controls file is not UTF-8"),
+    (b"gamepad = 5\n", "gamepad must be a table"),  # was TypeError: 'int' object is not iterable
+    (b"gamepad = 'ab'\n", "gamepad must be a table"),
+    (b"keyboard = [1]\n", "keyboard must be a table"),
+    (b"[keyboard]\njump = " + b"[" * 600 + b"]" * 600 + b"\n", "nested too deeply"),
+    (b"[keyboard]\njump = " + b"9" * 5000 + b"\n", "thousands of digits"),
+    (b"[gamepad]\ndeadzone = nan\n", "deadzone"),
+    (b'[keyboard]\njump = ["\\u0000"]\n', "'\\x00'"),
+    (b'[keyboard]\njump = [1, 2]\n', "keyboard.jump must be a name or a list of names"),
+    (b'[keyboard]\n"\\u001b[2J" = ["x"]\n', "unknown action keyboard.\\x1b[2J"),
+    (b"[gamepad]\njump = " + b'"' + b"q" * 10_000 + b'"\n', "unknown button 'qqqq"),
+])
+def test_a_broken_controls_file_is_one_line_and_the_defaults(tmp_path, raw, fragment):
+    f = tmp_path / "input.toml"
+    f.write_bytes(raw)
+    b, msg = load_bindings(f)
+    assert msg and "\n" not in msg and str(f) in msg and fragment in msg, msg
+    assert msg.isprintable() and len(msg) < 400
+    assert b.keys == Bindings.defaults().keys and b.pad == Bindings.defaults().pad
+
+
+def test_an_empty_action_list_warns_and_keeps_that_actions_default(tmp_path):
+    f = tmp_path / "input.toml"
+    f.write_text('[keyboard]\njump = []\nleft = ["j"]\n[gamepad]\npause = []\n')
+    b, msg = load_bindings(f)
+    assert msg == (f"{f}: keyboard.jump and gamepad.pause are empty lists (that could never be pressed); "
+                   "keeping the default for them")
+    assert b.keys["jump"] == Bindings.defaults().keys["jump"]  # the player can still jump
+    assert b.keys["left"] == [pygame.K_j] and b.pad["pause"] == ["start"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_fifo_or_an_oversized_controls_file_is_refused(tmp_path):
+    fifo = tmp_path / "input.toml"
+    os.mkfifo(fifo)
+    b, msg = load_bindings(fifo)
+    assert "FIFO" in msg and b.keys == Bindings.defaults().keys
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * 70_000 + "\n")
+    b, msg = load_bindings(big)
+    assert "over the 64 KB limit" in msg

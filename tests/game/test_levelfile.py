@@ -162,7 +162,6 @@ def test_images_load_with_a_display():
     ("template.tmx", ["object 4", "template 'coin.tx'"]),
     ("list_property.tmx", ["object 4 'sign' (trigger)", "'lines'", "list property"]),
     ("class_property.tmx", ["object 4 'sign' (trigger)", "'style'", "class property"]),
-    ("embedded_tileset.tmx", ["tileset 'inline'", "external .tsx"]),
     ("infinite.tmx", ["infinite maps are not supported"]),
     ("level.tmj", ["JSON maps are not supported"]),
 ])
@@ -207,3 +206,185 @@ def test_a_platform_without_speed_moves_at_the_class_default():
 
     level = load_level(MAPS / "no_speed.tmx")
     assert [p.speed for p in level.platforms] == [PLATFORM_SPEED] == [40.0]
+
+
+# -- hostile numbers, sizes and files (issue 10): a one-line error naming the object, before allocating ---
+
+FLAT_ROWS = ",\n".join([",".join(["0"] * 20)] * 7 + [",".join(["1"] * 20)])
+SPAWN = '<object id="1" name="start" type="spawn" x="40" y="112"><point/></object>'
+
+
+def write_map(tmp_path, objects=SPAWN, *, size='width="20" height="8"', tileset=None, layers=None,
+              name="m.tmx") -> Path:
+    """A 20x8 flat map (test_tiles.tsx beside it) with the given object XML, tileset and layers."""
+    for f in ("test_tiles.tsx", "test_tiles.png"):
+        (tmp_path / f).write_bytes((MAPS / f).read_bytes())
+    tileset = tileset if tileset is not None else '<tileset firstgid="1" source="test_tiles.tsx"/>'
+    if layers is None:
+        layers = f'<layer id="1" name="ground" width="20" height="8"><data encoding="csv">{FLAT_ROWS}</data></layer>'
+    path = tmp_path / name
+    path.write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.10" orientation="orthogonal" '
+                    f'{size} tilewidth="16" tileheight="16" infinite="0">{tileset}{layers}'
+                    f'<objectgroup id="2" name="objects">{objects}</objectgroup></map>')
+    return path
+
+
+def platform(props: str, extra: str = "") -> str:
+    return (SPAWN + f'<object id="5" name="lift" type="platform" x="40" y="60" width="32" height="8">'
+            f'<properties>{props}</properties></object>{extra}')
+
+
+def prop(name, value, kind="float"):
+    return f'<property name="{name}" type="{kind}" value="{value}"/>'
+
+
+def load_error(path) -> str:
+    with pytest.raises(LevelError) as err:
+        load_level(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}: ") and "\n" not in message, message
+    return message
+
+
+@pytest.mark.parametrize("objects, fragments", [
+    ('<object id="1" type="spawn" x="nan" y="112"><point/></object>', ["object 1 (spawn)", "not a finite"]),
+    ('<object id="1" type="spawn" x="1e308" y="112"><point/></object>', ["object 1 (spawn)", "outside the map"]),
+    (SPAWN + '<object id="2" name="exit" type="goal" x="40" y="10" width="inf" height="10"/>',
+     ["object 2 'exit' (goal)", "not a finite"]),
+    (SPAWN + '<object id="2" type="goal" x="40" y="10" width="1e308" height="10"/>',
+     ["object 2 (goal)", "outside the map"]),
+    (SPAWN + '<object id="2" type="goal" x="40" y="10" width="1e6" height="1e6"/>',
+     ["object 2 (goal)", "outside the map", "1024 px"]),
+    (SPAWN + '<object id="2" type="goal" x="40" y="10" width="-16" height="16" gid="1"/>',
+     ["object 2 (goal)", "negative size"]),
+    (SPAWN + '<object id="3" type="decor" x="1e9" y="0" width="16" height="16" gid="7"/>',
+     ["object 3 (decor)", "outside the map"]),  # a drawn tile object counts too
+    (platform(prop("speed", "1e9") + prop("dx", "1e9")), ["object 5 'lift' (platform)", "at most 2000 px/s"]),
+    (platform(prop("speed", "40") + prop("dx", "1e7")), ["object 5 'lift' (platform)", "dx/dy", "beyond the map"]),
+    (platform(prop("speed", "9" * 400, "int") + prop("dx", "64")), ["'speed'", "far too large"]),
+    (platform(prop("speed", "9" * 5000, "int")), ["'speed'", "int property but holds '9999"]),
+    (platform(prop("wait", "1e9") + prop("dx", "64")), ["wait = 1e+09 s", "at most 3600 s"]),
+    (platform(prop("path", "6", "object"), '<object id="6" x="40" y="60"><polyline points="0,0 nan,0"/></object>'),
+     ["object 5 'lift' (platform)", "not a finite number"]),
+    (platform(prop("path", "6", "object"), '<object id="6" x="40" y="60"><polyline points="0,0 inf,0"/></object>'),
+     ["object 5 'lift' (platform)", "not a finite number"]),
+    (platform(prop("path", "6", "object"),
+              '<object id="6" x="40" y="60"><polyline points="' + " ".join(f"{i},0" for i in range(300)) + '"/></object>'),
+     ["object 5 'lift' (platform)", "300 points", "limit of 256"]),
+])
+def test_hostile_numbers_in_objects_are_one_line_naming_the_object(tmp_path, objects, fragments):
+    message = load_error(write_map(tmp_path, objects))
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_a_zero_length_path_and_zero_dx_dy_break_the_same_rule(tmp_path):
+    still = platform(prop("path", "6", "object"), '<object id="6" x="40" y="60"><polyline points="3,3 3,3"/></object>')
+    zero = platform(prop("dx", "0") + prop("dy", "0"))
+    messages = [load_error(write_map(tmp_path, objects, name=f"{i}.tmx")) for i, objects in enumerate((still, zero))]
+    assert all("goes nowhere" in m for m in messages)
+    assert messages[0].split(": ", 1)[1] == messages[1].split(": ", 1)[1]
+
+
+@pytest.mark.parametrize("firstgid", ["0", "-5", "x", "268435456"])
+def test_a_tileset_firstgid_below_1_is_refused_rather_than_shifting_collision(tmp_path, firstgid):
+    path = write_map(tmp_path, tileset=f'<tileset firstgid="{firstgid}" source="test_tiles.tsx"/>')
+    assert "firstgid" in load_error(path)
+
+
+def test_overlapping_tileset_gid_ranges_are_refused(tmp_path):
+    tilesets = '<tileset firstgid="1" source="test_tiles.tsx"/><tileset firstgid="5" source="test_tiles.tsx"/>'
+    message = load_error(write_map(tmp_path, tileset=tilesets))
+    assert "starts at firstgid 5" in message and "gids 1..8" in message
+
+
+def test_a_tileset_that_is_not_tsx_is_one_line_and_pytmx_logs_nothing(tmp_path, capfd):
+    (tmp_path / "tiles.xml").write_bytes((MAPS / "test_tiles.tsx").read_bytes())
+    path = write_map(tmp_path, tileset='<tileset firstgid="1" source="tiles.xml"/>')
+    assert "is not a .tsx file" in load_error(path)
+    assert capfd.readouterr().err == ""
+
+
+def test_pytmx_warnings_never_reach_stderr(tmp_path, capfd):
+    import logging
+    logging.getLogger("pytmx.pytmx").warning("Found external tileset, but cannot handle type: None")
+    assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("size, layers, fragment", [
+    ('width="10000" height="10000"', "", "over the limits"),  # used to take 100 s and 15 GB
+    ('width="100000" height="100000"', "", "over the limits"),  # MemoryError: 74.5 GiB
+    ('width="4000" height="15000"', '<layer id="1" name="big" width="4000" height="15000">'
+                                    '<data encoding="base64" compression="zlib">eJwDAAAAAAE=</data></layer>',
+     "over the limits"),
+    ('width="20" height="8"', "", "no spawn"),  # the spawn check still runs on a small map without layers
+    ('width="99999999999999999999" height="8"', "", "not a whole number"),
+])
+def test_huge_maps_are_refused_before_anything_is_allocated(tmp_path, size, layers, fragment):
+    import tracemalloc
+    path = write_map(tmp_path, "" if fragment == "no spawn" else SPAWN, size=size, layers=layers)
+    tracemalloc.start()
+    try:
+        message = load_error(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert fragment in message, message
+    assert peak < 8 << 20  # bytes: nothing sized by the declared map was allocated
+
+
+def test_a_zlib_bomb_is_not_inflated_past_the_layer(tmp_path):
+    import base64
+    import zlib
+    bomb = base64.b64encode(zlib.compress(bytes(4 * 20 * 8 * 1000))).decode()  # 1000x the layer's size
+    layers = f'<layer id="1" name="ground" width="20" height="8"><data encoding="base64" compression="zlib">{bomb}</data></layer>'
+    message = load_error(write_map(tmp_path, layers=layers))
+    assert "layer 'ground'" in message and "expected 20x8 = 160" in message
+
+
+@pytest.mark.parametrize("field, value, fragment", [
+    ("layer_tiles", 300, "more than 300 tiles in all"),
+    ("objects", 1, "more than 1 objects"),
+    ("area_cover", 0, "cover more than 0 times"),
+    ("platforms", 0, "one platform too many"),
+    ("group_depth", 0, "nested more than 0 groups"),
+])
+def test_each_count_limit_is_a_one_line_error(tmp_path, monkeypatch, field, value, fragment):
+    import dataclasses
+
+    from game import levelfile
+    monkeypatch.setattr(levelfile, "LIMITS", dataclasses.replace(levelfile.LIMITS, **{field: value}))
+    ground = f'<layer id="1" name="ground" width="20" height="8"><data encoding="csv">{FLAT_ROWS}</data></layer>'
+    layers = ground + ground.replace('id="1"', 'id="3"') if field == "layer_tiles" else \
+        f'<group id="4" name="g">{ground}</group>' if field == "group_depth" else None
+    objects = platform(prop("dx", "16")) + '<object id="9" type="hazard" x="0" y="0" width="8" height="8"/>'
+    assert fragment in load_error(write_map(tmp_path, objects, layers=layers))
+
+
+def test_collision_from_numpy_matches_every_layer_rule_on_a_big_map(tmp_path):
+    """The vectorised collision pass gives what the shipped maps had: checked on a 1024x256 map too."""
+    import base64
+    import zlib
+
+    import numpy as np
+    gids = np.zeros((256, 1024), dtype="<u4")
+    gids[-1, :] = 1  # solid floor
+    gids[200, 10:20] = 2  # one-way shelf
+    gids[100, 7] = 3 | 0x80000000  # a slope flipped horizontally: heights swap
+    data = base64.b64encode(zlib.compress(gids.tobytes())).decode()
+    layers = f'<layer id="1" name="ground" width="1024" height="256"><data encoding="base64" compression="zlib">{data}</data></layer>'
+    level = load_level(write_map(tmp_path, size='width="1024" height="256"', layers=layers))
+    k = level.grid.kinds
+    assert (k[-1] == int(S)).all() and (k[200, 10:20] == int(OW)).all() and k[100, 7] == int(SL)
+    assert int(np.count_nonzero(k)) == 1024 + 10 + 1
+    assert level.grid.surface_y(7, 100, 7 * 16) == 100 * 16  # rises to the left now: 16 high at x=0
+
+
+@pytest.mark.parametrize("tileset, layers", [
+    (f'<tileset firstgid="1" source="{"9" * 5000}.tsx"/>', None),  # found by tools/fuzz.py: OSError ENAMETOOLONG
+    (None, f'<imagelayer id="7" name="sky"><image source="{"a" * 5000}.png"/></imagelayer>'),
+])
+def test_a_file_name_too_long_for_the_system_is_one_line(tmp_path, tileset, layers):
+    ground = f'<layer id="1" name="ground" width="20" height="8"><data encoding="csv">{FLAT_ROWS}</data></layer>'
+    message = load_error(write_map(tmp_path, tileset=tileset, layers=ground + (layers or "")))
+    assert "not found" in message and len(message) < 600

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from game.inputscript import parse_script
+from game.inputscript import parse, parse_script
 from game.levelfile import OBJECT_CLASSES, load_level
 from game.session import Session
 
@@ -170,8 +170,10 @@ def test_replay_completes_the_level(path, loaded):
 
 @pytest.mark.parametrize("level", FILES, ids=lambda p: p.stem)
 def test_the_headless_cli_completes_the_level_with_its_replay(level):
+    """The replay's ``level NAME`` header picks the level: no --level needed."""
+    assert parse(replay_of(level).read_text()).level == level.name
     proc = subprocess.run(
-        [sys.executable, "-m", "game", "--headless", "--level", str(level), "--inputs", str(replay_of(level))],
+        [sys.executable, "-m", "game", "--headless", "--replay", str(replay_of(level))],
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -68,7 +68,7 @@ def levels(tmp_path, monkeypatch):
     shutil.copy(MAPS / "test_tiles.png", lv)
     (lv / "01_start.tmx").write_text(_level("Start", "02_end.tmx"))
     (lv / "02_end.tmx").write_text(_level("The End", None))
-    (lv / "replays" / "01_start.txt").write_text("# walk to the goal\n150 right\n")
+    (lv / "replays" / "01_start.txt").write_text("# walk to the goal\nlevel 01_start.tmx\n150 right\n")
     monkeypatch.setenv("TILEFEEL_LEVELS_DIR", str(lv))
     monkeypatch.setenv("TILEFEEL_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("TILEFEEL_CONFIG_DIR", str(tmp_path / "config"))

@@ -254,3 +254,23 @@ def test_a_jump_held_through_a_death_is_not_a_new_press():
     assert "jump" not in [e.type for e in play(s, Buttons(jump=True), 3)]
     s.step(Buttons())  # released...
     assert "jump" in [e.type for e in s.step(Buttons(jump=True))]  # ...and pressed again: a jump
+
+
+def test_level_time_accumulates_each_step_at_the_rate_in_force():
+    """Issue 10: switching physics.hz mid-run made the HUD jump 0:12.58 -> 0:02.26 and saved 2.925 s for a
+    ~13 s run (time was steps / the current hz)."""
+    s = session("flat.tmx")
+    play(s, NONE, 755)
+    assert s.time == 755 / 60
+    s.set_feel(FeelConfig().with_value("physics.hz", 1000))
+    play(s, NONE, 500)
+    assert s.time == pytest.approx(755 / 60 + 0.5, abs=1e-9)
+    s.set_feel(FeelConfig())
+    play(s, NONE, 30)
+    assert s.time == pytest.approx(755 / 60 + 0.5 + 0.5, abs=1e-9)
+
+
+def test_level_time_at_one_rate_is_exactly_steps_over_hz():
+    s = session("flat.tmx", FeelConfig().with_value("physics.hz", 120))
+    play(s, RIGHT, 1000)
+    assert s.time == 1000 / 120
