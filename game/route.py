@@ -41,7 +41,7 @@ from engine import Buttons, FeelConfig, TileKind
 from .levelfile import COIN_POINT_SIZE, LevelData
 from .session import Session
 
-__all__ = ["Stuck", "RouteReport", "find_routes", "distance_field", "Search"]
+__all__ = ["Stuck", "RouteReport", "find_routes", "find_tour", "distance_field", "support_map", "Search"]
 
 GRAINS = (8.0, 4.0)  # px, the position grain of the dedup key: half a tile, then a quarter if that failed
 MOVER_GRAIN = (16.0, 64.0)  # px, the position grain of a moving platform in the key: close by, further off
@@ -204,11 +204,14 @@ _BUTTONS = {w: _buttons(w) for w in ("-", "left", "right", "jump", "left+jump", 
 class Search:
     """One search over one level and feel; :meth:`run` it toward a target set, then read the results."""
 
-    def __init__(self, level: LevelData, feel: FeelConfig | None = None, *, cell: float = GRAINS[0]):
+    def __init__(self, level: LevelData, feel: FeelConfig | None = None, *, cell: float = GRAINS[0],
+                 start: _Node | None = None, session: Session | None = None):
+        """A search from the level's start, or from ``start`` (a node of an earlier search on ``session``,
+        with its snapshot: the routes found then continue that node's route)."""
         self.level = level
         self.cell = cell
         self.feel = feel = feel or FeelConfig()
-        self.session = Session(level, feel)
+        self.session = session or Session(level, feel)
         hz = feel.physics.hz
         full = max(1, round(feel.jump.time_to_apex * hz))
         self.walk_stops = sorted({max(1, round(t * hz)) for t in WALK_TIMES})
@@ -230,14 +233,20 @@ class Search:
         self.expanded = 0
         self.goal_node: _Node | None = None
         self.coin_nodes: dict[int, _Node] = {}
+        self.waypoint: tuple[float, float, float, float] | None = None  # see aim()
+        self.touched: list[_Node] = []  # states that touched the waypoint, with their snapshots
         self.best: tuple[float, _Node] | None = None  # the standing state closest to the goal
         self.support = support_map(level, feel)
         self._goal_field = self._field([(g.x, g.y, g.w, g.h) for g in level.goals])
         self.field = self._goal_field
         s = self.session
         self.floor_below = _floor_below(level.grid)
-        root = _Node(None, None, 0, 0, s.snapshot(), *self._aim(s.player))
-        root.grounded = True  # where the level starts counts as reached, standing or not
+        if start is None:
+            start = _Node(None, None, 0, 0, s.snapshot(), *self._aim(s.player))
+            start.grounded = True  # where the level starts counts as reached, standing or not
+        else:
+            s.restore(start.snap)
+        root = start
         self.seen.add(self._key())
         self.states = 1
         self._push(root)
@@ -297,6 +306,12 @@ class Search:
         if node.grounded and self.field is self._goal_field and (self.best is None or h < self.best[0]):
             self.best = (h, node)  # the furthest place toward the goal the player stood
 
+    def aim(self, box: tuple[float, float, float, float]) -> None:
+        """Make ``box`` (x, y, w, h) a waypoint: states touching it are collected in ``touched`` (and not
+        searched on), and the search is led there."""
+        self.waypoint = box
+        self.retarget([box])
+
     def retarget(self, boxes: list[tuple[float, float, float, float]]) -> None:
         """Lead the search toward ``boxes`` (x, y, w, h) from now on: rescore the open states."""
         self.field = self._field(boxes) if boxes else self._goal_field
@@ -344,11 +359,8 @@ class Search:
         lanes.append(([("-", max(walk[-1], wait))], walk, False))
         full = self.jump_stops[-1]
         jumps = (("right", "right+jump"), ("left", "left+jump"), ("-", "jump"))
-        if p.held.jump and p.jumping:  # rising from a held jump: holding on while turning is a choice too
-            # (holding on the same way is what the jump's own macro goes on doing); such a macro ends at the
-            # top of the rise
-            now = "right" if p.held.right else "left" if p.held.left else "-"
-            lanes += [([(word, full)], (full,), True) for d, word in jumps if d != now]
+        if p.held.jump and p.jumping:  # rising from a held jump: holding on (maybe turning) is a choice too
+            lanes += [([(word, full)], (full,), True) for _d, word in jumps]
         elif p.on_ground or p.air_steps < self.coyote:
             for d, word in jumps:
                 if p.held.jump:  # let go for a step first, or it is no press
@@ -369,7 +381,6 @@ class Search:
             s.restore(node.snap)
             plan = [word for word, count in segments for _ in range(count)]
             waiting = len(plan) > stops[-1]  # a wait: every step may end it
-            holding = segments[0][0].endswith("jump") and s.player.held.jump  # no press: a held rise
             deaths, grounded, taken = s.deaths, s.player.on_ground, len(s.collected)
             parent, word, run = node, None, 0  # the route so far: parent + `run` steps of `word`
             for done, w in enumerate(plan, 1):
@@ -382,11 +393,12 @@ class Search:
                     break  # a branch that dies is no route
                 p = s.player
                 turned = p.on_ground != grounded and not (jumping and done <= stops[0])  # landed or left
-                if holding and not p.jumping:
-                    turned = True  # the rise is over: holding jump on changes nothing
                 grounded = p.on_ground
                 coin = len(s.collected) > taken
-                if not (done in stops or turned or coin or s.completed or (waiting and done > stops[-1])):
+                box = self.waypoint
+                touch = box is not None and p.x < box[0] + box[2] and box[0] < p.x + p.w and \
+                    p.y < box[1] + box[3] and box[1] < p.y + p.h
+                if not (done in stops or turned or coin or touch or s.completed or (waiting and done > stops[-1])):
                     continue
                 parent = child = _Node(parent, word, run, parent.steps + run, None, *self._aim(p))
                 child.grounded = p.on_ground
@@ -399,6 +411,10 @@ class Search:
                         self.coin_nodes.setdefault(cid, child)
                 if s.completed:
                     self.goal_node = self.goal_node or child
+                    break
+                if touch:
+                    child.snap = s.snapshot()
+                    self.touched.append(child)
                     break
                 key = self._key()
                 if key in self.seen:
@@ -535,6 +551,33 @@ def find_routes(level: LevelData, feel: FeelConfig | None = None, *, seconds: fl
         seconds=time.perf_counter() - t0, goal_seconds=goal_at[0], goal_states=goal_at[1],
         exhausted=not search.open, grain=search.cell,
         coin_routes={cid: n.route() for cid, n in coin_nodes.items()})
+
+
+def find_tour(level: LevelData, feel: FeelConfig | None = None,
+              waypoints: list[tuple[float, float, float, float]] = (), *, seconds: float | None = 60.0,
+              tries: int = 3) -> tuple | None:
+    """A route that touches each waypoint box (x, y, w, h) in order, then reaches the goal: Buttons per step,
+    or None. Each leg searches from a state that touched the last waypoint; when a leg finds nothing (a
+    waypoint touched in mid-air can be a trap), up to ``tries`` other states that touched it are tried."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    session = Session(level, feel or FeelConfig())
+
+    def leg(start: _Node | None, i: int) -> _Node | None:
+        search = Search(level, feel, start=start, session=session)
+        if i == len(waypoints):
+            search.run(lambda: search.goal_node is not None, deadline, None)
+            return search.goal_node
+        search.aim(waypoints[i])
+        for k in range(tries):
+            if search.run(lambda k=k: len(search.touched) > k, deadline, None) != "done":
+                return None
+            end = leg(search.touched[k], i + 1)
+            if end is not None:
+                return end
+        return None
+
+    end = leg(None, 0)
+    return None if end is None else end.route()
 
 
 def _stuck(level: LevelData, feel: FeelConfig, route: tuple) -> Stuck:
