@@ -116,17 +116,16 @@ def route_script(check: LevelCheck, feel_name: str) -> str:
 def _text_line(check: LevelCheck, width: int, hz: int) -> str:
     r, ts = check.report, check.level.tile_size
     name = r.level.ljust(width)
-    figures = f"{r.states} states, {r.seconds:.1f} s"
+    coins = f"coins {len(r.coins_reached)}/{r.coins_total}"
     if r.finished:
-        head = (f"{name}  finished      route {r.route_steps} steps ({r.route_steps / hz:.1f} s), "
-                f"coins {len(r.coins_reached)}/{r.coins_total}   goal after {r.goal_states} states, "
-                f"{r.goal_seconds:.1f} s; {figures}")
+        head = (f"{name}  finished      route {r.route_steps} steps ({r.route_steps / hz:.1f} s)  {coins}  "
+                f"goal found in {r.goal_seconds:.1f} s ({r.goal_states} states); {r.seconds:.1f} s, "
+                f"{r.states} states in all")
     else:
         s = r.stuck
-        why = "every reachable state explored" if r.exhausted else "budget ran out"
-        where = f"stuck at tile {s.col},{s.row} (x {s.x:.0f} y {s.y:.0f}) after {s.steps} steps" if s else "stuck"
-        head = (f"{name}  NOT FINISHED  {where}; {why}; coins {len(r.coins_reached)}/{r.coins_total}; "
-                f"{figures}")
+        why = "out of reach (every reachable state explored)" if r.exhausted else "not found before the budget ran out"
+        where = f"stuck at tile {s.col},{s.row} (x {s.x:.0f}, y {s.y:.0f}) after {s.steps} steps" if s else "stuck"
+        head = f"{name}  NOT FINISHED  {where}  {coins}  goal {why}: {r.seconds:.1f} s, {r.states} states"
     lines = [head]
     if r.coins_missed:
         why = "out of reach" if r.exhausted else "not reached within the budget"
@@ -168,8 +167,9 @@ def run_check(levels: list[str], feel: FeelConfig, feel_name: str, budget: float
                           "levels": [c.as_dict() for c in results]}), file=out)
     else:
         done = sum(c.report.finished for c in results)
-        print(f"{done} of {len(results)} levels finished" if not finished else
-              f"all {len(results)} levels finished", file=out)
+        n = len(results)
+        print(f"{done} of {n} level{'s' * (n != 1)} finished" if not finished else
+              f"all {n} level{'s' * (n != 1)} finished", file=out)
     return 0 if finished else 1
 
 

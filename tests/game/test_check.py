@@ -59,7 +59,7 @@ def test_a_finished_level_exits_0_and_its_route_completes_it_headless(write_map,
     lines = done.stdout.strip().splitlines()
     assert lines[0] == "checking 1 level under the default feel (budget 5 s each)"
     assert lines[1].startswith("easy.tmx  finished") and "coins 2/2" in lines[1]
-    assert lines[-1] == "all 1 levels finished"
+    assert lines[-1] == "all 1 level finished"
     route = tmp_path / "routes" / "easy.txt"
     assert f"route written to {route}" in done.stdout
     assert route.read_text().startswith("# easy.tmx: a route to the goal found by `python -m game check`")
@@ -90,9 +90,9 @@ def test_the_text_report_names_the_stuck_tile_and_the_coins_out_of_reach(write_m
     done = game("check", write_map("walled.tmx", WALLED))
     assert done.returncode == 1
     line = done.stdout.splitlines()[1]
-    assert line.startswith("walled.tmx  NOT FINISHED  stuck at tile ") and "every reachable state explored" in line
+    assert line.startswith("walled.tmx  NOT FINISHED  stuck at tile ") and "out of reach (every reachable state explored)" in line
     assert "coins out of reach: (104, 40) tile 6,2" in done.stdout
-    assert done.stdout.strip().endswith("0 of 1 levels finished")
+    assert done.stdout.strip().endswith("0 of 1 level finished")
 
 
 def test_a_feel_file_is_used_and_named(write_map, tmp_path):

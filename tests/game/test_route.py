@@ -86,30 +86,31 @@ def test_a_pit_too_wide_to_jump_is_crossed_on_a_moving_platform(write_map):
     assert rode
 
 
+def solved(path) -> bool:
+    """The default feel finds a route to the goal that replays without a death."""
+    level = load_level(path)
+    report = find_routes(level, FeelConfig(), seconds=None, max_states=20000, coins=False)
+    return report.finished and replays_to_goal(level, FeelConfig(), report.route)
+
+
 def test_the_route_jumps_hazards_and_never_dies(write_map):
-    text = "\n".join([
+    assert solved(write_map("spikes.tmx", "\n".join([
         "." * 24,
         "." * 24,
         "..P.....^^....^^...G..",
         "#" * 24,
-    ])
-    level = load_level(write_map("spikes.tmx", text))
-    report = find_routes(level, FeelConfig(), seconds=None, max_states=20000, coins=False)
-    assert report.finished and replays_to_goal(level, FeelConfig(), report.route)
+    ])))
 
 
 def test_a_goal_under_a_plank_is_reached_by_dropping_through(write_map):
-    text = "\n".join([
+    assert solved(write_map("drop.tmx", "\n".join([
         "..........",
         "..P.......",
         "##====####",
         "#........#",
         "#...G....#",
         "##########",
-    ])
-    level = load_level(write_map("drop.tmx", text))
-    report = find_routes(level, FeelConfig(), seconds=None, max_states=20000, coins=False)
-    assert report.finished and replays_to_goal(level, FeelConfig(), report.route)
+    ])))
 
 
 def test_coins_reachable_are_reached_and_the_others_are_placed(write_map):
