@@ -17,13 +17,15 @@ and every later rule count), jumping between branches with ``Session.snapshot`` 
   every moving body nearby (moving platforms, other actors), so waiting for a lift is a real choice while
   waiting in an empty field is not. Coins taken are not in the key: coins never change the physics.
 - **Guidance**: a distance field over the tile grid from the target (Dijkstra through every non-solid
-  tile, climbing dearer than falling) scores each state; the open state with the lowest score plus a
-  small share of the steps taken is expanded first.
+  tile; climbing dearer than walking or falling, air with nothing to land on within a jump's height
+  dearer still) scores each state, a state in the air by where it would land; the open state with the
+  lowest score is expanded first (greedy: the routes come out a little longer than a speedrunner's).
 - **Targets**: first the goal, then all coins not yet touched (the field then leads to the nearest one).
   A coin counts as reached when any state explored touched it; deaths end a branch.
 - **Budget**: seconds and/or a number of states. With only a state budget the search is deterministic.
   When the open list runs dry, everything reachable under the key was explored: ``exhausted`` is True and
-  a goal not reached is truly out of reach (up to the macros and the key's coarseness).
+  a goal not reached is out of reach (up to the macros and the key's coarseness; a search that ends so
+  is repeated once on a finer key while the budget lasts).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import numpy as np
 
 from engine import Buttons, FeelConfig, TileKind
 
+from .inputscript import parse_script
 from .levelfile import COIN_POINT_SIZE, LevelData
 from .session import Session
 
@@ -48,18 +51,9 @@ MOVER_GRAIN = (16.0, 64.0)  # px, the position grain of a moving platform in the
 CLOSE = 48.0  # px between the player and a platform's box under which the fine grain counts
 UP_COST = 2.0  # distance field: a tile climbed costs this many tiles walked or fallen
 UNSUPPORTED_COST = 4.0  # distance field: a tile with nothing to land on below costs this many
-STEP_WEIGHT = 0.0  # share of the running distance already covered added to a state's score
 PIT_PENALTY = 64.0  # px added to the score of a state in the air with nothing below it (yet)
 WALK_TIMES = (0.05, 0.13, 0.27)  # s, the stops of a held direction
 JUMP_SHARE = 1 / 3  # the medium jump holds this share of the full rise
-
-_NAMES = ("left", "right", "up", "down", "jump")
-
-
-def _buttons(word: str) -> Buttons:
-    names = set(word.split("+")) - {"-"}
-    return Buttons(**{n: n in names for n in _NAMES})
-
 
 @dataclass(frozen=True)
 class Stuck:
@@ -198,7 +192,8 @@ class _Node:
         return tuple(out)
 
 
-_BUTTONS = {w: _buttons(w) for w in ("-", "left", "right", "jump", "left+jump", "right+jump", "down+jump")}
+_BUTTONS = {w: parse_script(f"1 {w}")[0] for w in ("-", "left", "right", "jump", "left+jump", "right+jump",
+                                                   "down+jump")}
 
 
 class Search:
@@ -220,7 +215,6 @@ class Search:
         self.coyote = d.coyote_steps
         self.vx_grain = max(feel.run.max_speed / 3.0, 1.0)
         self.vy_grain = max(d.takeoff_speed / 4.0, 1.0)
-        self.step_px = feel.run.max_speed / hz * STEP_WEIGHT
         flight = feel.jump.time_to_apex + d.fall_time  # s, a full jump from take-off to landing
         self.movers = [_Mover(p, d.jump_distance + p.path.speed * flight, hz)
                        for p in self.session.world.platforms if len(p.path.points) > 1 and p.path.speed > 0]
@@ -298,7 +292,7 @@ class Search:
 
     def _push(self, node: _Node) -> None:
         h = self._h(self.field, node.cx, node.cy)
-        node.score = h + node.steps * self.step_px + node.penalty
+        node.score = h + node.penalty
         if math.isinf(node.score):
             node.score = 1e12  # out of the field's reach (e.g. walled off from the target): last resort
         self.order += 1
@@ -326,13 +320,13 @@ class Search:
         p = s.player
         cell = self.cell
         key = (int(p.x // cell), int(p.y // cell), round(p.vx / self.vx_grain), round(p.vy / self.vy_grain),
-               p.on_ground, p.jumping, p.held.jump, max(0, self.coyote - p.air_steps), p.drop_left > 0, s.dead)
+               p.on_ground, p.jumping, p.held.jump, max(0, self.coyote - p.air_steps), p.drop_left > 0)
         cx, cy = p.x + p.w / 2, p.y + p.h / 2
         movers = [m.phase(i, cx, cy) for i, m in enumerate(self.movers) if m.near(cx, cy)]
         reach = self.reach
-        for a in s.world.actors:  # other actors (enemies, later) nearby
+        for i, a in enumerate(s.world.actors):  # other actors (enemies, later) nearby
             if a is not p and abs(a.x - p.x) < reach and abs(a.y - p.y) < reach:
-                movers.append((a.name, int(a.x // cell), int(a.y // cell), round(a.vx), round(a.vy)))
+                movers.append((-1 - i, int(a.x // cell), int(a.y // cell), round(a.vx), round(a.vy)))
         return key + tuple(movers) if movers else key
 
     def _wait_limit(self) -> int:
