@@ -90,13 +90,18 @@ class LevelGuard:
 
     # -- internals ----------------------------------------------------------------------------------------
     def _start(self) -> None:
-        ctx = multiprocessing.get_context("spawn")  # a clean interpreter: no copy of the game's window
         self._generation += 1
-        self._queue = ctx.Queue()
-        self._proc = ctx.Process(target=_work, name="tilefeel-level-check", daemon=True,
-                                 args=(self._generation, self.feel, [str(p) for p in self.paths], self.budget,
-                                       self._queue))
-        self._proc.start()
+        try:
+            ctx = multiprocessing.get_context("spawn")  # a clean interpreter: no copy of the game's window
+            self._queue = ctx.Queue()
+            self._proc = ctx.Process(target=_work, name="tilefeel-level-check", daemon=True,
+                                     args=(self._generation, self.feel, [str(p) for p in self.paths],
+                                           self.budget, self._queue))
+            self._proc.start()
+        except (OSError, ValueError, ImportError) as exc:  # no processes here (a browser build, a sandbox)
+            self._proc = self._queue = None
+            why = f"cannot check levels in the background here ({' '.join(str(exc).split()) or type(exc).__name__})"
+            self.results = [LevelResult("error", why) for _ in self.paths]
 
     def _finish(self) -> None:
         """The process ended: anything still "checking" did not report (it crashed)."""

@@ -68,3 +68,17 @@ def test_the_same_feel_again_is_not_checked_again(write_map):
     guard.feel_changed(FeelConfig(), now=5.0)
     assert guard._due == due
     guard.close()
+
+
+def test_no_background_processes_means_an_error_per_level_not_a_crash(write_map, monkeypatch):
+    import multiprocessing
+
+    def refuse(*_args, **_kw):
+        raise OSError("processes are not supported")
+
+    monkeypatch.setattr(multiprocessing, "get_context", refuse)
+    guard = LevelGuard([write_map("step.tmx", STEP)])
+    guard.feel_changed(FeelConfig(), now=0.0)
+    guard.poll(now=DEBOUNCE)
+    assert not guard.checking and guard.results[0].state == "error"
+    assert "processes are not supported" in guard.results[0].detail
