@@ -7,6 +7,7 @@ from .bodies import Actor, Buttons, Character, Contact, Ground, Trigger, Trigger
 from .debug import DebugDraw, debug_draw
 from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
 from .geometry import Rect, lerp, overlaps
+from ._snapshot import Snapshot
 from .platforms import Path, Platform
 from .tiles import GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
@@ -32,6 +33,7 @@ __all__ = [
     "Platforms",
     "Rect",
     "Run",
+    "Snapshot",
     "StepResult",
     "TileGrid",
     "TileKind",

@@ -19,7 +19,7 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _motion
+from . import _motion, _snapshot
 from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
 from .controller import control
 from .feel import FeelConfig
@@ -370,3 +370,17 @@ class World:
                 (self.triggers, self._inside, self._sensor_cells, self._sensor_order,
                  self._sensor_moves) = saved
         return copy.deepcopy(self, memo)
+
+    # -- snapshots (engine/_snapshot.py) ----------------------------------------------------------------
+    def snapshot(self, extra=()) -> _snapshot.Snapshot:
+        """The whole simulation state now: bodies, timers, platform phases, membership, trigger overlaps.
+
+        Cheap (plain values, no deep copy). ``extra``: bodies kept outside the world whose state should
+        come back too (e.g. a removed player that will be added again). Feel and grid are not state.
+        """
+        return _snapshot.take(self, extra)
+
+    def restore(self, snap: _snapshot.Snapshot) -> None:
+        """Put this world (the same body objects) back to ``snap``; stepping on is bit-identical to
+        never having left. A snapshot can be restored any number of times."""
+        _snapshot.put(self, snap)

@@ -163,6 +163,7 @@ class App:
             from .tuning import TuningPanel
             self.tuning = TuningPanel(self.feel_path, self.feel)
             self.tuning.to_canvas = self.screen.to_canvas
+            self.tuning.levels = [info.path for info in self.levels]  # the "levels" strip checks these
         except Exception as exc:
             self.log(f"tuning panel off: {exc}")
 
@@ -270,6 +271,8 @@ class App:
             self.scenes.current.leave()
         if self._recorded:
             print(f"recorded {self._recorded[1]} steps to {self._recorded[0]}")
+        if self.tuning is not None:
+            self.tuning.close()
         pygame.quit()
         return 0
 
@@ -370,10 +373,10 @@ class App:
                 return info
         return self.first_level()
 
-    def _play_scene(self, info, replay=None):
+    def _play_scene(self, info, replay=None, start=None):
         from .scenes.play import PlayScene
         try:
-            return PlayScene(self, info, replay=replay)
+            return PlayScene(self, info, replay=replay, start=start)
         except Exception as exc:  # LevelError and friends: one line, the menu stays
             text = " ".join(str(exc).split())
             if self.debug:
@@ -381,8 +384,15 @@ class App:
                 traceback.print_exc()
             return text or type(exc).__name__
 
-    def start_level(self, info, fade: bool = True) -> str | None:
-        scene = self._play_scene(info)
+    def open_at(self, path, start) -> str | None:
+        """Open the level at ``path`` and play ``start`` (Buttons per step) at once: the F2 strip's "open
+        where the search got stuck"."""
+        return self.start_level(self._info_for(str(path)), fade=False, start=list(start))
+
+    def start_level(self, info, fade: bool = True, start=None) -> str | None:
+        """Play ``info``; ``start`` (Buttons per step) is played at once first (the F2 strip's "open where
+        the search got stuck"). Returns the error text when the level does not load."""
+        scene = self._play_scene(info, start=start)
         if isinstance(scene, str):
             self.notice(scene, error=True, seconds=6)
             print(f"error: {scene}", file=sys.stderr)

@@ -1,6 +1,7 @@
 """``python -m game``: argument handling, the headless runner, and the hand-off to the windowed game.
 
     python -m game --headless --level LEVEL.tmx --inputs SCRIPT.txt [--feel FEEL.toml] [--trace TRACE.csv]
+    python -m game check [LEVEL ...] [--feel FILE] [--budget SECONDS] [--routes DIR] [--json]   (game/check.py)
 
 The exact contract (flags, JSON, trace columns, exit codes) is in ``docs/headless.md``.
 Every error is one line on stderr, ``error: ...``, naming the file and the thing, with exit code 2
@@ -18,8 +19,8 @@ import sys
 import traceback
 from pathlib import Path
 
-__all__ = ["main", "build_parser", "run_headless", "resolve_script", "TRACE_COLUMNS", "trace_row", "CliError",
-           "EXIT_ERROR"]
+__all__ = ["main", "build_parser", "build_check_parser", "run_headless", "resolve_script", "TRACE_COLUMNS",
+           "trace_row", "CliError", "EXIT_ERROR"]
 
 EXIT_ERROR = 2
 
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m game",
         description="A 2D platformer. Without --headless it opens a window; with --headless it runs a "
                     "level from an input script and prints one JSON line (see docs/headless.md).",
+        epilog="python -m game check --help: can every level still be finished under a feel file?",
     )
     p.add_argument("--headless", action="store_true", help="no window, no audio: run --level with --inputs")
     p.add_argument("--level", metavar="LEVEL.tmx", help="the Tiled map to play")
@@ -68,11 +70,36 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def build_check_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m game check",
+                description="Search each level for a route to the goal and to every coin under a feel, on the "
+                            "real game. Exit 0: every goal reached; 1: one was not; 2: bad input.")
+    p.add_argument("levels", nargs="*", metavar="LEVEL", help="maps or folders of maps (default: levels/)")
+    p.add_argument("--feel", metavar="FILE", help="feel file; keys it names override the defaults")
+    p.add_argument("--budget", type=_positive_seconds, default=20.0, metavar="SECONDS",
+                   help="search time per level (default 20)")
+    p.add_argument("--routes", metavar="DIR", help="write each route found as an input script DIR/LEVEL.txt")
+    p.add_argument("--json", action="store_true", help="print one JSON line instead of text")
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    return p
+
+
+def _positive_seconds(text: str) -> float:
     try:
-        return _dispatch(args)
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    check = argv[:1] == ["check"]
+    args = (build_check_parser() if check else build_parser()).parse_args(argv[1:] if check else argv)
+    try:
+        return _check(args) if check else _dispatch(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `python -m game ... | head`: the reader left; stop quietly
@@ -116,6 +143,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.headless:
         return _headless(args, feel)
     return _window(args, feel)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .check import run_check
+
+    return run_check(args.levels, _load_feel(args.feel), args.feel or "the default feel", args.budget,
+                     args.routes, args.json)
 
 
 def _load_feel(path: str | None):

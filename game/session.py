@@ -27,12 +27,15 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, World
 
 from .levelfile import COIN_POINT_SIZE, Area, LevelData
 
-__all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session"]
+__all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
+           "SessionSnapshot"]
 
 PLAYER_W, PLAYER_H = 10, 14  # px, the player's collision box
 DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
@@ -52,6 +55,17 @@ class GameEvent:
 
     def as_dict(self) -> dict:
         return {"step": self.step, "type": self.type, "name": self.name}
+
+
+class SessionSnapshot(NamedTuple):
+    """A Session's whole state at one step (``Session.snapshot``); restore it into the same session."""
+
+    session: Any  # the Session it belongs to
+    world: Any  # engine Snapshot (the player included, in or out of the world)
+    values: tuple  # Session.STATE.copied, in order
+    collected: frozenset
+    events: tuple
+    inside: tuple
 
 
 class Session:
@@ -195,6 +209,32 @@ class Session:
         self.world.settle(p)  # a checkpoint drawn a little into or above the floor still gives a standing start
         self.dead = False
         out.append(self._event("respawn", self.checkpoint.name if self.checkpoint else ""))
+
+    # -- snapshots ------------------------------------------------------------------------------------------
+    # The rules' own state, listed in one place (tests/game/test_session.py checks every attribute is named):
+    # plain values copied as they are, containers copied, and what a step never changes (kept).
+    STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
+                    "_dead_left", "_clock")
+    STATE_CONTAINERS = ("collected", "events", "_inside")
+    STATE_KEPT = ("level", "feel", "world", "platforms", "player")  # the world has its own snapshot
+    _get_state = attrgetter(*STATE_COPIED)
+
+    def snapshot(self) -> SessionSnapshot:
+        """Everything a step can change: the world (with the player, even while dead), coins taken,
+        checkpoint, deaths, timers, events. Cheap; restore with :meth:`restore`."""
+        return SessionSnapshot(self, self.world.snapshot(extra=(self.player,)), self._get_state(self),
+                               frozenset(self.collected), tuple(self.events), tuple(self._inside))
+
+    def restore(self, snap: SessionSnapshot) -> None:
+        """Put this session back to ``snap``: stepping on is identical to never having left."""
+        if snap.session is not self:
+            raise ValueError("this snapshot was taken from another Session; restore it into its own session")
+        self.world.restore(snap.world)
+        for name, value in zip(self.STATE_COPIED, snap.values, strict=True):
+            setattr(self, name, value)
+        self.collected = set(snap.collected)
+        self.events = list(snap.events)
+        self._inside = list(snap.inside)
 
     # -- tuning and reporting --------------------------------------------------------------------------
     @property

@@ -23,14 +23,25 @@ For the game loop (everything in 480x270 canvas pixels)::
     panel.feel           # the panel's current values
     panel.keyboard       # True while visible: the panel takes the arrow keys (play with WASD meanwhile)
 
+    panel.levels = [Path("levels/01_first_steps.tmx"), ...]   # the maps the "levels" strip checks
+    if (where := panel.take_open()) is not None:  # a red level was clicked (or its number key pressed)
+        path, route = where                       # open `path` and play `route` (Buttons per step) at once:
+        ...                                       # the player then stands where the search got stuck
+    panel.close()                                 # when the game ends (stops the background check)
+
 The panel consumes KEYDOWN events of the keys below while visible, never a KEYUP (so an input module that
 tracks held keys from events never sees a key stuck down).
 
 Keys while visible: Up/Down select, Left/Right change by one step (Shift x10, Ctrl x0.1), PageUp/PageDown
 jump between groups, Backspace puts the selected knob back to the file's value, P pause, Ctrl+S save to
-the file, Ctrl+R reset everything to the file, Esc or F2 close. Mouse: click a row to select it, click or
-drag its slider, wheel over a value changes it (Shift x10), wheel over the names scrolls; the Pause, Save
-and Reset buttons at the bottom.
+the file, Ctrl+R reset everything to the file, Esc or F2 close, 1..9 the level of that number in the
+strip. Mouse: click a row to select it, click or drag its slider, wheel over a value changes it (Shift
+x10), wheel over the names scrolls; the Pause, Save and Reset buttons at the bottom; a level in the strip.
+
+The "levels" strip (bottom, left of the derived values) appears after a change of feel: every level is
+searched for a route to its goal under the new values in a background process (``game/feelguard.py``,
+the search of ``python -m game check``): green finished, red not finished, amber checking. A red level,
+clicked, opens where the search got stuck (the furthest point toward the goal where the player stood).
 
 The jump preview (:func:`predict_arcs`) runs the REAL controller forward on ``world.clone()``: the
 held-jump arc and the tapped-jump arc from the player's current position and velocity, as if jump were
@@ -51,6 +62,7 @@ from engine import Buttons, ConfigError, FeelConfig, knobs
 
 from .feelfile import (SECTION_TITLES, FeelFileError, format_value, guide, load_feel,
                        round_to_step, save_feel)
+from .feelguard import LevelGuard
 
 __all__ = ["TuningPanel", "predict_arcs"]
 
@@ -130,6 +142,7 @@ COL_UNIT = PANEL.x + 114
 SLIDER = (PANEL.x + 143, PANEL.x + 191)   # slider track x range
 DERIVED = pygame.Rect(480 - 4 - 150, 270 - 4 - 70, 150, 70)   # bottom right: clear of the HUD and the arcs
 STATUS = pygame.Rect(PANEL.right + 4, DERIVED.y - 4 - 17, 480 - PANEL.right - 8, 17)
+LEVELS = pygame.Rect(PANEL.right + 4, DERIVED.bottom - 26, DERIVED.x - 4 - (PANEL.right + 4), 26)  # the strip
 STATUS_SECONDS = 4.0  # a confirmation fades after this; an error stays until the next action
 
 PREVIEW_BUDGET = 0.004  # s; a slower jump preview is refreshed every other frame
@@ -151,6 +164,9 @@ HELD = (96, 230, 255)
 TAPPED = (255, 150, 80)
 ERROR = (255, 110, 100)
 OK = (130, 230, 140)
+FINISHED = (70, 170, 90)
+STUCK = (205, 70, 62)
+CHECKING = (255, 214, 90)
 BUTTON = (40, 46, 72)
 
 
@@ -197,6 +213,10 @@ class TuningPanel:
         self._arc_origin = (0.0, 0.0)
         self._player = None
         self._buttons: dict[str, pygame.Rect] = {}
+        self.levels: list[Path] = []  # maps the "levels" strip checks after a change of feel (set by the game)
+        self._guard: LevelGuard | None = None
+        self._open: tuple | None = None  # (path, route) asked for, not yet taken by the game
+        self._level_boxes: list[pygame.Rect] = []
 
     # -- the game calls these -------------------------------------------------------------------------
     # Where the game may draw without the panel covering it (canvas px): the columns right of the knob
@@ -228,6 +248,9 @@ class TuningPanel:
         if feel != self.feel and self._pending is None:
             self.feel = feel  # changed outside the panel (hot reload, preset): adopt it
             self.file_feel = self._read_file() or self.file_feel
+            self._feel_changed(feel)
+        if self._guard is not None:
+            self._guard.poll()
         if not self.visible or world is None or player is None:
             return
         self._player = player
@@ -314,6 +337,33 @@ class TuningPanel:
                   if written else f"{self.path.name} already up to date")
         return True
 
+    def take_open(self) -> tuple | None:
+        """``(level path, route)`` once after a red level was picked in the strip, else None: the game opens
+        that level and plays ``route`` (Buttons per step) at once, leaving the player where the search got
+        stuck."""
+        where, self._open = self._open, None
+        return where
+
+    def pick_level(self, i: int) -> None:
+        """Level ``i`` of the strip was clicked (or its number key pressed)."""
+        if self._guard is None or not 0 <= i < len(self.levels):
+            if self.levels:
+                self._say("change a value: the levels are checked after each change")
+            return
+        result, path = self._guard.results[i], self.levels[i]
+        if result.state == "stuck":
+            self._open = (path, result.route)
+            self._say(f"{path.name}: opened where the search got stuck (tile {result.col},{result.row})")
+        elif result.state == "checking":
+            self._say(f"{path.name}: still checking")
+        else:
+            self._say(result.detail or path.name, error=result.state == "error")
+
+    def close(self) -> None:
+        """Stop the background check (the game is ending)."""
+        if self._guard is not None:
+            self._guard.close()
+
     def take_saved(self) -> FeelConfig | None:
         """The values the panel last wrote to the file, once (reading clears it), else None. The game
         hands them to ``FeelWatcher.mark_saved`` so its own save is not reloaded as an outside edit."""
@@ -359,6 +409,8 @@ class TuningPanel:
             self.reset_to_file()
         elif key == pygame.K_ESCAPE:
             self.toggle()
+        elif pygame.K_1 <= key <= pygame.K_9 and not ctrl:
+            self.pick_level(key - pygame.K_1)
         else:
             return False
         return True
@@ -398,6 +450,10 @@ class TuningPanel:
         return i if 0 <= i < len(self.rows) else None
 
     def _click(self, pos) -> bool:
+        for i, rect in enumerate(self._level_boxes):
+            if rect.inflate(2, 2).collidepoint(pos):
+                self.pick_level(i)
+                return True
         for name, rect in self._buttons.items():
             if rect.collidepoint(pos):
                 {"pause": lambda: self.set_paused(not self._paused), "save": self.save,
@@ -432,8 +488,17 @@ class TuningPanel:
     def _apply(self, feel: FeelConfig) -> None:
         self.feel = feel
         self._pending = feel
+        self._feel_changed(feel)
         if self.status_error:
             self.status, self.status_error = "", False
+
+    def _feel_changed(self, feel: FeelConfig) -> None:
+        if self.levels:
+            if self._guard is None or self._guard.paths != list(self.levels):
+                if self._guard is not None:
+                    self._guard.close()
+                self._guard = LevelGuard(self.levels)
+            self._guard.feel_changed(feel)
 
     def _read_file(self) -> FeelConfig | None:
         try:
@@ -461,6 +526,7 @@ class TuningPanel:
         self._draw_arcs(surface, camera_offset)
         self._draw_panel(surface)
         self._draw_derived(surface)
+        self._draw_levels(surface)
         self._draw_status(surface)
 
     def _draw_arcs(self, surface, camera_offset) -> None:
@@ -595,6 +661,44 @@ class TuningPanel:
             surface.fill(color, (lx, y + 2, 9, 1))
             surface.fill(color, (lx + 3, y + 1, 3, 3))
             self._text(surface, label, (lx + 13, y), color)
+
+    def _draw_levels(self, surface) -> None:
+        """The strip: one numbered box per level, green finished, red not, amber checking."""
+        self._level_boxes = []
+        guard = self._guard
+        if guard is None:
+            return
+        self._box(surface, LEVELS)
+        x0, y0 = LEVELS.x, LEVELS.y
+        results = guard.results
+        self._text(surface, "Levels", (x0 + 5, y0 + 3), GROUP)
+        stuck = sum(r.state == "stuck" for r in results)
+        if guard.checking:
+            done = sum(r.state != "checking" for r in results)
+            summary, color = f"checking {done}/{len(results)}", CHECKING
+        elif stuck or any(r.state == "error" for r in results):
+            summary, color = (f"{stuck} not finished" if stuck else "error"), ERROR
+        else:
+            summary, color = "all finished", OK
+        self._text(surface, summary, (LEVELS.right - 5, y0 + 3), color, right=True)
+        n = len(results)
+        gap = 2
+        w = max(6, min(16, (LEVELS.w - 10 - gap * (n - 1)) // max(n, 1)))
+        pulse = 0.5 + 0.5 * math.sin(time.monotonic() * 6.0)
+        for i, r in enumerate(results):
+            rect = pygame.Rect(x0 + 5 + i * (w + gap), y0 + 12, w, 10)
+            self._level_boxes.append(rect)
+            if r.state == "checking":
+                fill = tuple(round(c * (0.35 + 0.25 * pulse)) for c in CHECKING)
+                edge = CHECKING
+            else:
+                fill = {"finished": FINISHED, "stuck": STUCK, "error": OUTSIDE}.get(r.state, TRACK)
+                edge = VALUE if rect.collidepoint(self._mouse) else fill
+            surface.fill(fill, rect)
+            pygame.draw.rect(surface, edge, rect, 1)
+            label = str(i + 1) if i < 9 else "+"
+            lw = FONT.size(label)[0]
+            self._text(surface, label, (rect.centerx - lw // 2, rect.y + 3), VALUE)
 
     def _draw_status(self, surface) -> None:
         if not self.status:

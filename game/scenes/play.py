@@ -42,7 +42,9 @@ ATTRACT_CAMERA = CameraTuning(ground_bias=44.0, dead_up=28.0, dead_down=52.0, fa
 
 
 class PlayScene(Scene):
-    def __init__(self, app, info, *, replay: list | None = None, attract: bool = False):
+    def __init__(self, app, info, *, replay: list | None = None, attract: bool = False, start: list | None = None):
+        """``start``: Buttons per step played at once before the player takes over (opening a level where
+        the F2 strip's search got stuck)."""
         super().__init__(app)
         self.info = info
         self.attract = attract
@@ -50,7 +52,11 @@ class PlayScene(Scene):
         self.replay_i = 0
         self.music = getattr(info, "music", None) or LEVEL_MUSIC[0]
         self.level = load_level(info.path, images=True)  # LevelError: the caller shows it
-        self._start(Session(self.level, app.feel))
+        session = Session(self.level, app.feel)
+        for buttons in start or ():
+            session.step(buttons)
+        self._start(session)
+        self.record = list(start or ())  # a recording still replays from the level's start
 
     def _start(self, session: Session) -> None:
         self.session = session
@@ -128,6 +134,10 @@ class PlayScene(Scene):
             new = panel.changed_feel
             if new is not None:
                 app.set_feel(new)
+            where = panel.take_open()
+            if where is not None:  # a red level in the F2 strip: open it where the search got stuck
+                app.open_at(*where)
+                return
         if panel is None or not panel.paused:
             n = self.clock.advance(dt)
             if n:

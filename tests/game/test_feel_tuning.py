@@ -412,3 +412,93 @@ def test_ctrl_s_over_a_file_saved_as_latin1_says_why_and_keeps_the_game_running(
     assert panel.handle_event(_key(pygame.K_s, pygame.KMOD_LCTRL))  # was UnicodeDecodeError from save_feel
     assert panel.status.startswith("not saved: ") and "not UTF-8" in panel.status
     assert panel.path.read_bytes() == raw
+
+
+# -- the levels strip ---------------------------------------------------------------------------------------
+
+class FakeGuard:
+    """Stands in for game.feelguard.LevelGuard: no process, results set by the test."""
+
+    def __init__(self, paths):
+        from game.feelguard import LevelResult
+
+        self.paths = list(paths)
+        self.feels = []
+        self.results = [LevelResult("finished", "a.tmx: finished, route 300 steps"),
+                        LevelResult("stuck", "b.tmx: goal out of reach; stuck at tile 4,7",
+                                    (Buttons(right=True),) * 30, 4, 7),
+                        LevelResult("checking")]
+        self.closed = False
+
+    checking = property(lambda self: any(r.state == "checking" for r in self.results))
+
+    def feel_changed(self, feel):
+        self.feels.append(feel)
+
+    def poll(self):
+        return False
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.fixture
+def strip_panel(tmp_path, monkeypatch):
+    import game.tuning as tuning
+
+    monkeypatch.setattr(tuning, "LevelGuard", FakeGuard)
+    feel_file = tmp_path / "feel.toml"
+    feel_file.write_text(DEFAULT_FEEL_PATH.read_text())
+    panel = TuningPanel(feel_file)
+    panel.levels = [tmp_path / "a.tmx", tmp_path / "b.tmx", tmp_path / "c.tmx"]
+    panel.toggle()
+    return panel
+
+
+def _canvas_with(panel):
+    canvas = pygame.Surface((480, 270))
+    canvas.fill((0, 0, 0))
+    panel.draw(canvas)
+    return canvas
+
+
+def test_the_strip_appears_after_a_change_of_feel_and_checks_the_new_values(strip_panel):
+    from game.tuning import LEVELS
+
+    before = _canvas_with(strip_panel)
+    assert strip_panel._guard is None and before.get_at(LEVELS.center)[:3] == (0, 0, 0)
+    strip_panel.nudge("jump.height", -10)
+    guard = strip_panel._guard
+    assert guard.feels == [strip_panel.feel] and strip_panel.feel.jump.height == 38.0
+    canvas = _canvas_with(strip_panel)
+    boxes = strip_panel._level_boxes
+    assert len(boxes) == 3 and all(LEVELS.contains(b) for b in boxes)
+    from game.tuning import FINISHED, STUCK
+
+    assert canvas.get_at((boxes[0].x + 2, boxes[0].y + 1))[:3] == FINISHED
+    assert canvas.get_at((boxes[1].x + 2, boxes[1].y + 1))[:3] == STUCK
+    assert strip_panel.changed_feel is not None  # the game takes the edit...
+    strip_panel.update(FeelConfig().with_value("jump.height", 60.0))  # ...then a hot reload is a change too
+    assert guard.feels[-1].jump.height == 60.0
+    strip_panel.close()
+    assert guard.closed
+
+
+def test_clicking_a_red_level_asks_the_game_to_open_it_where_the_search_got_stuck(strip_panel):
+    strip_panel.nudge("jump.height", -10)
+    _canvas_with(strip_panel)
+    box = strip_panel._level_boxes[1]
+    assert strip_panel.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=box.center))
+    path, route = strip_panel.take_open()
+    assert path.name == "b.tmx" and route == (Buttons(right=True),) * 30
+    assert strip_panel.take_open() is None  # once
+    assert "tile 4,7" in strip_panel.status
+
+
+def test_number_keys_pick_a_level_and_green_or_amber_ones_only_say_so(strip_panel):
+    strip_panel.nudge("jump.height", -10)
+    press = lambda k: strip_panel.handle_event(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0))  # noqa: E731
+    assert press(pygame.K_1) and strip_panel.take_open() is None and "finished" in strip_panel.status
+    assert press(pygame.K_3) and strip_panel.take_open() is None and "still checking" in strip_panel.status
+    assert press(pygame.K_2) and strip_panel.take_open()[0].name == "b.tmx"
+    assert press(pygame.K_9) and strip_panel.take_open() is None  # no such level: nothing happens

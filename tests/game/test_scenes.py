@@ -502,3 +502,31 @@ def test_credits_open_from_the_title(app):
     tick(app, ["confirm"])
     settle(app)
     assert isinstance(app.scenes.current, EndingScene)
+
+
+def test_open_at_plays_a_route_at_once_and_hands_over_there(app, levels):
+    from engine import Buttons
+    from game.levelfile import load_level
+    from game.session import Session
+
+    route = [Buttons(right=True)] * 25 + [Buttons()] * 5
+    assert app.open_at(levels / "01_start.tmx", route) is None
+    settle(app)
+    play = app.scenes.current
+    assert isinstance(play, PlayScene) and play.info.name == "01_start.tmx"
+    fresh = Session(load_level(levels / "01_start.tmx"), app.feel)
+    for b in route:
+        fresh.step(b)
+    assert play.session.steps == 30 and play.session.state_hash() == fresh.state_hash()
+    assert play.record == route  # a recording made from here still replays from the level's start
+
+
+def test_a_red_level_picked_in_the_f2_strip_is_opened_by_the_play_scene(app, levels):
+    from engine import Buttons
+
+    assert app.start_level(app.levels[1], fade=False) is None  # playing the second level
+    assert app.tuning is not None
+    app.tuning._open = (levels / "01_start.tmx", (Buttons(right=True),) * 12)  # what pick_level leaves
+    tick(app)
+    play = app.scenes.current
+    assert play.info.name == "01_start.tmx" and play.session.steps >= 12

@@ -1,0 +1,152 @@
+"""Snapshots: a cheap copy of a World's whole simulation state, put back in place (rewind, rollback, search).
+
+``World.snapshot()`` / ``World.restore(snap)`` are thin wrappers over :func:`take` and :func:`put`.
+A snapshot holds plain values only: for every body, the values of the slots listed below; for the world,
+which bodies it holds and which (trigger, actor) pairs overlap. Restoring writes those values back into
+the same objects, so references held elsewhere (the game's ``player``) stay valid, and stepping after a
+restore is bit-identical to never having left.
+
+Every class lists its state in ``STATE``, in one place: ``copied`` slots are saved and put back (values
+that are immutable, or ``lists`` copied shallowly); ``kept`` slots are configuration or identity a step
+never changes (a platform's path, a body's name and data) and are left as they are. A test
+(tests/engine/test_snapshot.py) fails when a class gains a slot, or the World an attribute, that is in
+neither list, so a new field cannot be forgotten. A subclass the table does not name (a game's own
+``Actor`` subclass) has its own slots copied as they are (so they should hold immutable values).
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import NamedTuple
+
+from .bodies import Actor, Character, Trigger
+from .platforms import Platform
+
+__all__ = ["STATE", "WORLD_STATE", "Slots", "Snapshot", "take", "put"]
+
+
+class Slots(NamedTuple):
+    copied: tuple[str, ...] = ()  # saved and restored as they are (immutable values)
+    lists: tuple[str, ...] = ()  # saved and restored as shallow copies (lists of immutable records)
+    kept: tuple[str, ...] = ()  # configuration / identity / derived: never touched by a snapshot
+
+
+STATE: dict[type, Slots] = {
+    Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
+                         "squished", "gravity"),
+                 lists=("contacts",),
+                 kept=("name",)),
+    Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
+                             "coyote_left", "buffer_left")),
+    Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
+                            "_wait_left"),
+                    kept=("path", "name", "data")),
+    Trigger: Slots(copied=("_box",), kept=("name", "data")),
+}
+
+# The World's own attributes: membership and overlaps are state; the rest is configuration (kept by a
+# restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
+WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside"),
+                    kept=("grid", "feel", "_derived", "_sensor_cells", "_sensor_order", "_sensor_moves"))
+
+
+class _Layout(NamedTuple):
+    get: attrgetter  # obj -> tuple of values, in ``names`` order
+    names: tuple[str, ...]
+    lists: frozenset[str]
+    has_dict: bool  # instances also carry a __dict__ (a subclass without __slots__): copied shallowly
+
+
+_layouts: dict[type, _Layout] = {}
+
+
+def _layout(cls: type) -> _Layout:
+    """The slots a snapshot copies for ``cls``: the STATE entries of its classes, base first."""
+    found = _layouts.get(cls)
+    if found is not None:
+        return found
+    names: list[str] = []
+    lists: list[str] = []
+    for klass in reversed(cls.__mro__):
+        entry = STATE.get(klass)
+        if entry is None:  # a class the table does not know: its own slots, as they are
+            own = klass.__dict__.get("__slots__", ())
+            entry = Slots(copied=(own,) if isinstance(own, str) else tuple(own))
+        names += [n for n in entry.copied + entry.lists if n not in names and not n.startswith("__")]
+        lists += entry.lists
+    names_t = tuple(names)
+    get = attrgetter(*names_t) if len(names_t) > 1 else (lambda o, g=attrgetter(*names_t): (g(o),))
+    found = _Layout(get, names_t, frozenset(lists), "__dict__" in dir(cls))
+    _layouts[cls] = found
+    return found
+
+
+def _capture(obj):
+    layout = _layout(type(obj))
+    values = layout.get(obj)
+    if layout.lists:
+        values = tuple(tuple(v) if n in layout.lists else v for n, v in zip(layout.names, values, strict=True))
+    if layout.has_dict:
+        return values, dict(obj.__dict__)
+    return values
+
+
+def _apply(obj, state) -> None:
+    layout = _layout(type(obj))
+    if layout.has_dict:
+        state, attrs = state
+        obj.__dict__.clear()
+        obj.__dict__.update(attrs)
+    lists = layout.lists
+    for name, value in zip(layout.names, state, strict=True):
+        setattr(obj, name, list(value) if lists and name in lists else value)
+
+
+class Snapshot:
+    """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
+
+    __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra")
+
+    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra):
+        self.world = world
+        self.steps = steps
+        self.actors, self.platforms, self.triggers = actors, platforms, triggers
+        self.inside = inside  # frozenset of (trigger, actor)
+        self.bodies = bodies  # ((obj, values), ...) for actors and platforms
+        self.boxes = boxes  # each trigger's box, in ``triggers`` order
+        self.extra = extra  # ((obj, values), ...) for bodies held outside the world
+
+
+def take(world, extra=()) -> Snapshot:
+    """Capture ``world``'s state, plus that of ``extra`` bodies kept outside it (e.g. a dead player that
+    will be added again)."""
+    actors, platforms, triggers = tuple(world.actors), tuple(world.platforms), tuple(world.triggers)
+    bodies = tuple((o, _capture(o)) for o in actors + platforms)
+    boxes = tuple(t._box for t in triggers)
+    held = tuple((o, _capture(o)) for o in extra if not any(o is a for a in actors))
+    return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
+                    held)
+
+
+def put(world, snap: Snapshot) -> None:
+    """Write ``snap`` back into ``world`` (and into the extra bodies it holds)."""
+    if snap.world is not world:
+        raise ValueError("this snapshot was taken from another World; restore it into the world it came from")
+    world.steps = snap.steps
+    if snap.triggers != tuple(world.triggers):
+        world.triggers[:] = snap.triggers
+        world._sensor_moves = -1  # membership changed: rebuild the broadphase index
+    world.actors[:] = snap.actors
+    world.platforms[:] = snap.platforms
+    world._inside = set(snap.inside)
+    for obj, values in snap.bodies:
+        _apply(obj, values)
+    for obj, values in snap.extra:
+        _apply(obj, values)
+    moved = False
+    for t, box in zip(snap.triggers, snap.boxes, strict=True):
+        if t._box is not box:
+            t._box = box
+            moved = True
+    if moved:
+        Trigger.moves += 1  # every world holding these triggers rebuilds its index
