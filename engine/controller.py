@@ -65,6 +65,7 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
         ground = ch.ground
         if buttons.down and was_grounded and ground is not None and ground.one_way:
             ch.drop_left = d.drop_steps
+            ch.drop_platform = ground.platform  # ignored until the feet are below its top, however long
             flags.dropped = True
         else:
             ch.vy = -d.takeoff_speed
@@ -125,34 +126,23 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
 
     # -- move -----------------------------------------------------------------------------------------
     drop = ch.drop_left > 0
+    skip = ch.drop_platform
     if dy < 0.0 and jump.corner_correction > 0.0:
         _correct_corner(ch, dy, jump.corner_correction, grid, platforms)
-    hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop)
+    hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip)
     if hit_y is not None and hit_y.normal[1] > 0:
         ch.jumping = False  # head bonk ends the jump
 
     # -- ground snap (walking down slopes) and the new ground state --------------------------------
-    feet = ch.y + ch.h
-    if was_grounded and not jumped and ch.vy >= 0.0 and not drop:
-        snap = abs(ch.x - x_before) + ch.w * 0.5 + 0.5
-        sup = _motion.find_support(grid, platforms, None, ch.x, ch.w, feet, feet + snap, drop)
-    else:
-        sup = _motion.find_support(grid, platforms, None, ch.x, ch.w, feet, feet + _motion.EPS, drop) \
-            if ch.vy >= 0.0 else None
-    if sup is not None:
-        ch.y = _motion.place_before(sup[0], ch.h)
-        ch.vy = 0.0
-        ch.on_ground = True
-        ch.ground = sup[1]
+    if _motion.land(grid, platforms, ch, was_grounded, ch.x - x_before, drop, skip):
         ch.air_steps = 0
         ch.jumping = False
         if not was_grounded:
             flags.landed = True
-    else:
-        ch.on_ground = False
-        ch.ground = None
-        if ch.air_steps < NEVER:
-            ch.air_steps += 1
+    elif ch.air_steps < NEVER:
+        ch.air_steps += 1
+    if skip is not None and (ch.on_ground or ch.y > skip.y):
+        ch.drop_platform = None  # wholly below the top dropped through (or standing elsewhere): it counts again
     if ch.drop_left > 0:
         ch.drop_left -= 1
     ch.coyote_left = d.coyote_steps if ch.on_ground else max(0, d.coyote_steps - ch.air_steps)
@@ -161,25 +151,20 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
 
 
 def _correct_corner(ch: Character, dy: float, limit: float, grid, platforms) -> None:
-    """Rising into a ceiling corner by at most ``limit`` px: slide sideways around it."""
+    """Rising into a ceiling corner by at most ``limit`` px: slide sideways around it.
+
+    The nudge is an ordinary swept sideways move (never through a thin wall), taken only when it is
+    free all the way, needs no slope lift and clears the ceiling.
+    """
     ceiling = _motion.find_ceiling(grid, platforms, None, ch.x, ch.w, ch.y, ch.y + dy)
     if ceiling == -_motion.INF:
         return
     prefer = 1 if ch.vx > 0 else -1 if ch.vx < 0 else ch.facing
-    steps = int(limit)
-    for shift in range(1, steps + 1):
+    x0, y0 = ch.x, ch.y
+    for shift in range(1, int(limit) + 1):
         for sign in (prefer, -prefer):
-            nx = ch.x + sign * shift
-            if grid.solid_overlaps(nx, ch.y, ch.w, ch.h) or \
-                    _motion.overlaps_solid_platform(platforms, nx, ch.y, ch.w, ch.h):
-                continue
-            x0 = ch.x
-            ch.x = nx
-            under_slope = _motion.slope_lift(grid, ch) > 0.0  # never nudge the feet into a slope
-            ch.x = x0
-            if under_slope:
-                continue
-            if _motion.find_ceiling(grid, platforms, None, nx, ch.w, ch.y, ch.y + dy) == -_motion.INF:
-                ch.x = nx
+            nx = x0 + sign * shift
+            if _motion.move_x(grid, platforms, ch, nx) is None and ch.x == nx and ch.y == y0 \
+                    and _motion.find_ceiling(grid, platforms, None, nx, ch.w, y0, y0 + dy) == -_motion.INF:
                 return
-
+            ch.x, ch.y = x0, y0

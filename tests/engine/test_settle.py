@@ -47,3 +47,12 @@ def test_a_settled_actor_rides_a_platform_from_the_first_step():
     for _ in range(20):
         world.step(Buttons())
         assert hero.y + hero.h == lift.y and hero.on_ground
+
+
+def test_settle_lifts_through_floating_slope():
+    # a floating slope tile (with a solid above it) over the actor's head is not a surface to stand on
+    world = World(TileGrid.from_ascii("........\n..#.....\n../.....\n........\n........\n########"))
+    hero = world.add(Character(35, 50))
+    assert world.settle(hero)
+    assert hero.y + hero.h == 80.0 and hero.ground.kind == "solid"
+    assert not world.grid.solid_overlaps(hero.x, hero.y, hero.w, hero.h)
