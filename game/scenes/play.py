@@ -53,8 +53,7 @@ class PlayScene(Scene):
         self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height)
         p = session.player
         self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
-        hz = session.feel.physics.hz
-        self.clock = FixedTimestep(hz=hz, max_frame_time=session.feel.physics.max_frame_time)
+        self.clock = FixedTimestep(session.world)  # steps at the world's feel.physics.hz, also after a retune
         self.particles = Particles()
         self.squash = Squash()
         self.look = PlayerLook()
@@ -126,9 +125,7 @@ class PlayScene(Scene):
                 self.finished()
 
     def set_feel(self, feel) -> None:
-        self.session.set_feel(feel)
-        if feel.physics.hz != self.clock.hz:
-            self.clock = FixedTimestep(hz=feel.physics.hz, max_frame_time=feel.physics.max_frame_time)
+        self.session.set_feel(feel)  # the clock follows the world's feel: a new hz retimes it
 
     def next_buttons(self):
         if self.replay is not None:
