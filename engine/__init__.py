@@ -8,7 +8,7 @@ from .debug import DebugDraw, debug_draw
 from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
 from .geometry import Rect, lerp, overlaps
 from .platforms import Path, Platform
-from .tiles import GridError, TileGrid, TileKind
+from .tiles import Edges, GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
 from .world import StepResult, World
 
@@ -20,6 +20,7 @@ __all__ = [
     "Contact",
     "DebugDraw",
     "Derived",
+    "Edges",
     "Fall",
     "FeelConfig",
     "FixedTimestep",

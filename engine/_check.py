@@ -35,8 +35,8 @@ def flag(owner: str, name: str, value) -> bool:
         return value
     if isinstance(value, numbers.Integral) and value in (0, 1):
         return bool(value)
-    if type(value).__name__ == "bool_":  # numpy.bool_ without importing numpy here
-        return bool(value)
+    if getattr(getattr(value, "dtype", None), "kind", "") == "b" and getattr(value, "shape", None) == ():
+        return bool(value)  # a numpy bool
     raise TypeError(f"{owner}: {name} must be True or False, got {_show(value)}")
 
 

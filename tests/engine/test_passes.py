@@ -293,3 +293,23 @@ def test_no_ulp_overlap_in_either_pass_at_random_fractions(seed):
         a.vx, a.vy = rnd.uniform(0, 2000), rnd.uniform(0, 2000)
         w.step()
         assert not g.solid_overlaps(a.x, a.y, a.w, a.h), a
+
+
+def test_contacts_record_what_the_move_touched():
+    from engine import Contact, Path, Platform
+
+    g = TileGrid.from_ascii("........\n........\n........\n..====..\n........\n########")
+    w = World(g)
+    lid = w.add(Platform(0, 0, 128, 8, Path([(0, 0)], speed=0)))
+    a = w.add(Actor(40, 20, 10, 10))
+    for _ in range(30):
+        w.step()
+    assert a.on_ground and a.ground.kind == "one_way"
+    assert a.contacts == [Contact((0, -1), "one_way", None)]  # resting: gravity presses it on the floor
+    a.vy = -2000.0
+    w.step()
+    assert a.contacts == [Contact((0, 1), "platform", lid)]
+    a.vx = 9000.0
+    w.step()
+    assert a.contacts[-1] == Contact((-1, 0), "solid", None)  # the right wall edge of the map
+    assert a.x + a.w == g.width

@@ -537,3 +537,15 @@ def test_crusher_pushes_through_oneway_floor():
             assert hero.y + hero.h <= 48.0, f"floor {floor!r}: pushed through to {hero!r}"
             assert hero in r.squished or not _overlaps(hero, crusher)
         assert squished, floor
+
+
+def test_a_rider_carried_into_a_wall_stays_at_the_wall():
+    # the carry is an ordinary move: the wall stops the rider, the platform slides on under its feet
+    text = "\n".join(["." * 12 + "#" * 4] * 6 + ["#" * 16])
+    w = World(TileGrid.from_ascii(text))
+    p = w.add(Platform(120, 60, 64, 8, Path([(120, 60), (400, 60)], speed=120)))
+    hero = board(w, p, 40.0)
+    for _ in range(40):
+        r = w.step()
+        assert r.squished == [] and not w.grid.solid_overlaps(hero.x, hero.y, hero.w, hero.h)
+    assert hero.x + hero.w == 12 * 16 and hero.vx == 0.0  # against the wall

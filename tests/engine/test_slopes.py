@@ -599,3 +599,47 @@ def test_a_box_stopped_by_a_slope_face_stops_at_the_face_not_where_it_started():
     a.vx = 6000.0  # 100 px per step
     w.step()
     assert a.x + a.w == 8 * TS and a.vx == 0.0
+
+
+# -- every grounded actor snaps down slopes (one routine for Characters and plain actors) -------------
+@pytest.mark.parametrize("speed", [40.0, 150.0, 400.0])
+@pytest.mark.parametrize("text,x0,direction", [(STAIRS_45, 230.0, -1), (STAIRS_45_LEFT, 60.0, 1),
+                                               (SHALLOW_RIGHT, 230.0, -1), (VALLEY_45, 60.0, 1)],
+                         ids=["45-left", "45-right", "shallow", "valley"])
+def test_plain_actors_snap_down_slopes_like_characters(speed, text, x0, direction):
+    g = TileGrid.from_ascii(text)
+    w = World(g)
+    walker = w.add(Actor(x0, 0.0, 10, 14))
+    for _ in range(40):
+        w.step()
+    assert walker.on_ground
+    walker.vx = direction * speed
+    on_slope = 0
+    for i in range(int(160 / speed * 60)):
+        w.step()
+        assert walker.on_ground, f"step {i}: airborne at {walker!r}"
+        check_slope_invariants(g, walker)
+        on_slope += walker.ground.kind == "slope"
+    assert on_slope >= 3
+
+
+@pytest.mark.parametrize("make", [lambda x: Actor(x, 0.0, 10, 14, snap=False), lambda x: Character(x, 0.0, snap=False)],
+                         ids=["actor", "character"])
+def test_snap_off_leaves_the_ground_on_a_descent(make):
+    g = TileGrid.from_ascii(STAIRS_45)
+    w = World(g)
+    a = w.add(make(230.0))
+    for _ in range(40):
+        w.step()
+    assert a.on_ground and not a.snap
+    airborne = 0
+    for _ in range(60):
+        a.vx = -150.0
+        w.step(Buttons(left=True))
+        airborne += not a.on_ground
+        check_slope_invariants(g, a, grounded=False)
+    assert airborne > 10  # hops down the slope instead of following it
+    a.vx = 0.0
+    for _ in range(20):
+        w.step()
+    assert a.on_ground and a.y + a.h == 80.0  # and still ends on the floor below
