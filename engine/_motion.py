@@ -149,6 +149,24 @@ def find_ceiling(grid, platforms, skip, x: float, w: float, head_from: float, he
     return found
 
 
+def _feet_ceiling(grid, cx: float, feet_from: float, feet_to: float) -> float:
+    """Rising, the bottom-centre never enters a slope tile through its flat bottom (it would be under the
+    surface): the highest the feet may go, or ``-inf``. (A box whose side already dips into a slope's
+    column can otherwise carry its bottom-centre up into it.)"""
+    ts = grid.tile_size
+    cc = _floor(cx / ts)
+    if not 0 <= cc < grid.cols:
+        return -INF
+    r0 = min(grid.rows, _floor((feet_from - EPS) / ts))
+    r1 = max(0, _floor((feet_to - EPS) / ts))
+    k, cols = grid._k, grid.cols
+    for r in range(r0 - 1, r1 - 1, -1):
+        i = r * cols + cc
+        if k[i] == SLOPE and _slope_height(grid, i, cx - cc * ts) > 0.0:
+            return (r + 1) * ts + 2.0 * EPS  # just below the bottom edge: in the row under it
+    return -INF
+
+
 def overlaps_solid_platform(platforms, x: float, y: float, w: float, h: float, skip=None) -> bool:
     """Does the box strictly overlap a solid (not one-way) platform other than ``skip``?"""
     for p in platforms:
@@ -201,6 +219,10 @@ def move_y(grid, platforms, a, ty: float, drop: bool, skip=None):
         return None
     if ty < y:
         ceiling = find_ceiling(grid, platforms, skip, a.x, a.w, y, ty)
+        feet_cap = _feet_ceiling(grid, a.x + a.w * 0.5, y + a.h, ty + a.h)
+        if feet_cap - a.h > ceiling:
+            a.y = feet_cap - a.h
+            return Contact((0, 1), "slope", None)
         if ceiling > -INF:
             a.y = ceiling
             for p in platforms:
@@ -271,14 +293,33 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None):
 
     Solid tiles, wall edges, solid platforms and the vertical faces of slopes block the leading edge;
     ``can_step`` lets a grounded actor step up onto a solid tile that continues a slope's top (at most half
-    its width: the rise of a 45° slope). Then the bottom-centre is swept across every slope column it
-    crosses and lifted onto the surface (a face steeper than 45°, or a lift into a ceiling, stops it).
+    its width: the rise of a 45° slope). The bottom-centre is swept across every slope column it crosses
+    and lifted onto the surface (a face steeper than 45°, or a lift into something solid, stops it); after
+    a lift the rest of the way is checked again at the new height.
     """
-    x = a.x
-    if tx == x:
+    x0 = a.x
+    if tx == x0:
         return None
+    right = tx > x0
+    for _ in range(4 * grid.cols + 8):  # each round ends at a column edge further on, or returns
+        x = a.x
+        end, hit = _lead(grid, platforms, a, x, tx, right, can_step, skip, abs(tx - x0))
+        climbed = _climb(grid, platforms, a, x, end, skip)
+        if climbed is None:
+            a.x = end
+            return hit
+        a.x, lifted = climbed
+        if not lifted:
+            return Contact((-1 if right else 1, 0), "slope", None)
+        if a.x == end:
+            return hit
+    return Contact((-1 if right else 1, 0), "slope", None)  # (unreachable: every round moves on)
+
+
+def _lead(grid, platforms, a, x: float, tx: float, right: bool, can_step: bool, skip, travel: float):
+    """Where the leading edge of the box (at ``a.y``, stepping up ramp tops if ``can_step``) stops moving
+    from ``x`` toward ``tx``: returns ``(end x, Contact or None)``."""
     ts, cols, w = grid.tile_size, grid.cols, a.w
-    right = tx > x
     if right:
         lead0 = x + w
         lead1 = tx + w
@@ -302,7 +343,7 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None):
                 top = step_row * ts
                 rise = a.y + a.h - top
                 new_y = place_before(top, a.h)
-                if 0.0 < rise <= w * 0.5 + abs(tx - x) + EPS and not grid.solid_overlaps(x, new_y, w, a.h) \
+                if 0.0 < rise <= w * 0.5 + travel + EPS and not grid.solid_overlaps(x, new_y, w, a.h) \
                         and not overlaps_solid_platform(platforms, x, new_y, w, a.h, skip) \
                         and find_ceiling(grid, platforms, skip, x, w, a.y, new_y) == -INF:
                     a.y = new_y
@@ -334,25 +375,17 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None):
             if lead1 < pr <= lead0 + EPS and (stop is None or pr > stop):
                 stop, kind, other = pr, "platform", p
     if stop is None:
-        end = tx
-    elif right:
-        end = place_before(stop, w)
-    else:
-        end = stop
-    held = _climb(grid, platforms, a, x, end, skip)
-    if held is not None:
-        a.x = held
-        return Contact((-1 if right else 1, 0), "slope", None)
-    a.x = end
-    if stop is None:
-        return None
-    return Contact((-1, 0) if right else (1, 0), kind, other)
+        return tx, None
+    if right:
+        return place_before(stop, w), Contact((-1, 0), kind, other)
+    return stop, Contact((1, 0), kind, other)
 
 
 def _climb(grid, platforms, a, x0: float, x1: float, skip):
-    """Sweep the bottom-centre from ``x0`` to ``x1`` (box x), lifting ``a.y`` onto every slope surface it
-    would pass under, column by column. Returns None when the whole way is fine, else the box x where a
-    slope face (steeper than 45°) or a lift into something solid stops it (``a.y`` matches that x)."""
+    """Sweep the bottom-centre from box x ``x0`` toward ``x1``, column by column, up to the first slope
+    surface it would pass under. Returns None when it needs no lift all the way; ``(x, True)`` after
+    lifting ``a.y`` onto the surface at box x ``x`` (the end of that column's stretch); ``(x, False)``
+    where a slope face (steeper than 45°) or a lift into something solid stops it."""
     if x1 == x0:
         return None
     ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
@@ -376,21 +409,18 @@ def _climb(grid, platforms, a, x0: float, x1: float, skip):
     for c in range(cc0, cc1 + step, step):
         if not 0 <= c < cols:
             continue
+        i = base + c
+        if k[i] != SLOPE:
+            continue
         left = c * ts
         first = c == cc0
         seg_a = c_from if first else (left if right else left + ts)
         last = c == cc1
         seg_b = c_to if last else (left + ts if right else left)
-        r = _floor((feet - EPS) / ts)
-        if not 0 <= r < rows:
-            continue
-        i = r * cols + c
-        if k[i] != SLOPE:
-            continue
         bottom = (r + 1) * ts
         if feet > bottom - _slope_height(grid, i, min(max(seg_a - left, 0.0), ts)) + EPS:
             # the surface starts above the feet: a face, a wall at this column's edge
-            return x0 if first else _centre_before(seg_a, half, right, x0)
+            return (x0 if first else _centre_before(seg_a, half, right, x0)), False
         surface = bottom - _slope_height(grid, i, min(max(seg_b - left, 0.0), ts))
         if feet <= surface:
             continue
@@ -398,9 +428,9 @@ def _climb(grid, platforms, a, x0: float, x1: float, skip):
         nx = x1 if last else seg_b - half
         if grid.solid_overlaps(nx, new_y, w, h) or overlaps_solid_platform(platforms, nx, new_y, w, h, skip) \
                 or find_ceiling(grid, platforms, skip, nx, w, a.y, new_y) > -INF:
-            return x0 if first else _centre_before(seg_a, half, right, x0, inclusive=True)
+            return (x0 if first else _centre_before(seg_a, half, right, x0, inclusive=True)), False
         a.y = new_y
-        feet = new_y + h
+        return nx, True
     return None
 
 
