@@ -28,8 +28,8 @@ EPS = 1e-6  # px: "at" a surface (float slack for touching tests)
 INF = math.inf
 _floor, _ceil = math.floor, math.ceil
 
-# Ranks for supports at the same height: what you "stand on" when several things touch the feet.
-_RANK = {"solid": 0, "slope": 1, "platform": 2, "one_way": 3}
+# Supports at the same height rank solid 0, slope 1, platform 2, one-way (tile or platform) 3: what you
+# "stand on" when several things touch the feet (see find_support).
 
 
 def _slope_height(grid, i: int, u: float) -> float:
@@ -49,43 +49,27 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
     """
     ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
     lo = feet_from - EPS
-    best = INF
-    best_kind = ""
-    best_plat = None
-    all_one_way = True
-
-    def offer(y, kind, plat, one_way):
-        nonlocal best, best_kind, best_plat, all_one_way
-        if y < best - EPS:
-            best, best_kind, best_plat, all_one_way = y, kind, plat, one_way
-        elif y <= best + EPS:
-            if _RANK[kind] < _RANK[best_kind]:
-                best_kind, best_plat = kind, plat
-            all_one_way = all_one_way and one_way
-            best = min(best, y)
-
+    found = []  # (y, rank, kind, platform, one_way): every support in range
     c0 = max(0, _floor(x / ts))
     c1 = min(cols - 1, _ceil((x + w) / ts) - 1)
-    cx = x + w * 0.5
-    cc = _floor(cx / ts)
     if c0 <= c1:
-        # Flat tops of solid and one-way tiles under any part of the box.
-        r0 = max(0, _ceil(lo / ts))
+        # Flat tops of solid and one-way tiles under any part of the box: the first row with one wins.
         r1 = min(rows - 1, _floor(feet_to / ts))
-        for r in range(r0, r1 + 1):
+        for r in range(max(0, _ceil(lo / ts)), r1 + 1):
             top = r * ts
-            if top > best + EPS:
-                break
             base = r * cols
             for c in range(c0, c1 + 1):
                 kind = k[base + c]
                 if kind == SOLID:
-                    offer(top, "solid", None, False)
+                    found.append((top, 0, "solid", None, False))
                 elif kind == ONE_WAY and not drop:
-                    offer(top, "one_way", None, True)
+                    found.append((top, 3, "one_way", None, True))
+            if found:
+                break
         # Slope surfaces: the centre column, or a neighbour's edge nearest the centre.
-        r0 = max(0, _floor(lo / ts) - 1)
-        for r in range(r0, r1 + 1):
+        cx = x + w * 0.5
+        cc = _floor(cx / ts)
+        for r in range(max(0, _floor(lo / ts) - 1), r1 + 1):
             base = r * cols
             bottom = (r + 1) * ts
             centre_is_slope = 0 <= cc < cols and k[base + cc] == SLOPE
@@ -102,18 +86,28 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
                 else:
                     y = bottom - grid._sr[i]
                 if lo <= y <= feet_to:
-                    offer(y, "slope", None, False)
+                    found.append((y, 1, "slope", None, False))
     floor_edge = grid._y_hi
     if lo <= floor_edge <= feet_to:  # a bottom wall edge is a floor
-        offer(floor_edge, "solid", None, False)
+        found.append((floor_edge, 0, "solid", None, False))
     for p in platforms:
         if p is skip or (drop and p.one_way):
             continue
         if p.x < x + w and x < p.x + p.w and lo <= p.y <= feet_to:
-            offer(p.y, "platform", p, p.one_way)
-    if best == INF:
+            found.append((p.y, 2, "platform", p, p.one_way))
+    if not found:
         return None
-    return best, Ground(best_kind, best_plat, all_one_way)
+    if len(found) == 1:
+        y, _rank, kind, plat, one_way = found[0]
+        return y, Ground(kind, plat, one_way)
+    best = min(f[0] for f in found)
+    ties = [f for f in found if f[0] <= best + EPS]
+    _y, _rank, kind, plat, _ = min(ties, key=_by_rank)
+    return best, Ground(kind, plat, all(f[4] for f in ties))
+
+
+def _by_rank(support) -> int:
+    return support[1]
 
 
 def find_ceiling(grid, platforms, skip, x: float, w: float, head_from: float, head_to: float) -> float:
@@ -304,7 +298,7 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None):
     for _ in range(4 * grid.cols + 8):  # each round ends at a column edge further on, or returns
         x = a.x
         end, hit = _lead(grid, platforms, a, x, tx, right, can_step, skip, abs(tx - x0))
-        climbed = _climb(grid, platforms, a, x, end, skip)
+        climbed = _climb(grid, platforms, a, x, end, skip) if _slope_ahead(grid, a, x, end) else None
         if climbed is None:
             a.x = end
             return hit
@@ -343,8 +337,7 @@ def _lead(grid, platforms, a, x: float, tx: float, right: bool, can_step: bool, 
                 top = step_row * ts
                 rise = a.y + a.h - top
                 new_y = place_before(top, a.h)
-                if 0.0 < rise <= w * 0.5 + travel + EPS and not grid.solid_overlaps(x, new_y, w, a.h) \
-                        and not overlaps_solid_platform(platforms, x, new_y, w, a.h, skip) \
+                if 0.0 < rise <= w * 0.5 + travel + EPS and box_free(grid, platforms, x, new_y, w, a.h, skip) \
                         and find_ceiling(grid, platforms, skip, x, w, a.y, new_y) == -INF:
                     a.y = new_y
                     continue
@@ -381,30 +374,41 @@ def _lead(grid, platforms, a, x: float, tx: float, right: bool, can_step: bool, 
     return stop, Contact((1, 0), kind, other)
 
 
+def _slope_ahead(grid, a, x0: float, x1: float) -> bool:
+    """Is there a slope tile in the feet's row along the bottom-centre's way from ``x0`` to ``x1``? (Without
+    one nothing can need climbing: the usual case, checked in a few list reads.)"""
+    if x1 == x0:
+        return False
+    ts, cols = grid.tile_size, grid.cols
+    r = _floor((a.y + a.h - EPS) / ts)
+    if not 0 <= r < grid.rows:
+        return False
+    half = a.w * 0.5
+    c0, c1 = _floor((x0 + half) / ts), _floor((x1 + half) / ts)
+    if c0 > c1:
+        c0, c1 = c1, c0
+    base, k = r * cols, grid._k
+    for c in range(max(c0, 0), min(c1, cols - 1) + 1):
+        if k[base + c] == SLOPE:
+            return True
+    return False
+
+
 def _climb(grid, platforms, a, x0: float, x1: float, skip):
     """Sweep the bottom-centre from box x ``x0`` toward ``x1``, column by column, up to the first slope
     surface it would pass under. Returns None when it needs no lift all the way; ``(x, True)`` after
     lifting ``a.y`` onto the surface at box x ``x`` (the end of that column's stretch); ``(x, False)``
-    where a slope face (steeper than 45°) or a lift into something solid stops it."""
-    if x1 == x0:
-        return None
+    where a slope face (steeper than 45°) or a lift into something solid stops it. (Called when
+    ``_slope_ahead``: the feet's row is inside the map.)"""
     ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
     w, h = a.w, a.h
     half = w * 0.5
     c_from, c_to = x0 + half, x1 + half
     feet = a.y + h
     r = _floor((feet - EPS) / ts)
-    if not 0 <= r < rows:
-        return None
     right = x1 > x0
     cc0, cc1 = _floor(c_from / ts), _floor(c_to / ts)
-    lo, hi = (cc0, cc1) if right else (cc1, cc0)
     base = r * cols
-    for c in range(max(lo, 0), min(hi, cols - 1) + 1):
-        if k[base + c] == SLOPE:
-            break
-    else:
-        return None  # no slope along the way in the feet's row: nothing to climb (the usual case)
     step = 1 if right else -1
     for c in range(cc0, cc1 + step, step):
         if not 0 <= c < cols:
@@ -425,7 +429,8 @@ def _climb(grid, platforms, a, x0: float, x1: float, skip):
         if feet <= surface:
             continue
         new_y = place_before(surface, h)
-        nx = x1 if last else seg_b - half
+        # (moving right, a centre exactly on the column's right edge would be in the next column)
+        nx = x1 if last else _centre_before(seg_b, half, right, x0) if right else seg_b - half
         if grid.solid_overlaps(nx, new_y, w, h) or overlaps_solid_platform(platforms, nx, new_y, w, h, skip) \
                 or find_ceiling(grid, platforms, skip, nx, w, a.y, new_y) > -INF:
             return (x0 if first else _centre_before(seg_a, half, right, x0, inclusive=True)), False

@@ -134,7 +134,7 @@ class World:
     def step(self, inputs: Buttons | Mapping[Character, Buttons] | None = None) -> StepResult:
         """Advance one fixed step. ``inputs``: one Buttons for every Character, or a dict per character
         (characters left out hold nothing); None holds nothing."""
-        by_actor = self._check_inputs(inputs)
+        by_actor = inputs is not None and inputs.__class__ is not Buttons and self._check_inputs(inputs)
         self.steps += 1
         grid, platforms, d = self.grid, self.platforms, self._derived
         squished: list[Actor] = []

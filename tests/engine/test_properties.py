@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import Actor, Buttons, Character, Path, Platform, TileGrid, TileKind, World
@@ -91,6 +91,10 @@ def build(text, x, y, vx, vy, with_platform=False):
 
 @SETTINGS
 @given(scenarios())
+# found by the 5,000-example run: a slope lift ending exactly on a column edge (moving right) left the
+# bottom-centre in the next column, under a 'd' face
+@example(("......#####\n......#####\n....#######\n...########\n....pd.....\n...........\n...........",
+          54.0, 64.0, 224.0, -601.0, [Buttons()] * 10))
 def test_never_inside_a_solid_or_below_a_slope_and_never_nan(scenario):
     text, x, y, vx, vy, steps = scenario
     w, hero, rock = build(text, x, y, vx, vy)
@@ -255,8 +259,21 @@ def check_free(w: World, a, step: int, squished) -> None:
             f"step {step}: {a!r} feet {feet} under the slope surface {g.surface_y(c, r, cx)}"
 
 
+_LOW_SLOPES = "..........\n" * 8 + "/..../....\n//..\\//...\n##########"
+
+
 @SETTINGS
 @given(hard_scenarios())
+# found by these properties: a lifted box sliding on into a small solid platform; a rider's bottom-centre
+# carried up into a slope through its flat bottom; a ramp step-up under a slope in the row above
+@example((_LOW_SLOPES, 8, [(31.5, 63.0, 2.0, 1.0, [(31.5, 63.0), (31.5, 73.0)], 600.0, 0.0, "ping-pong", False),
+                           (24.0, 61.5, 1.0, 1.0, [(24.0, 61.5)], 30.0, 0.0, "ping-pong", False)],
+          [("rider", 0.0, 0.0, 1.0, 10.0, -421.0, 0.0, False, False)], [Buttons()] * 5, []))
+@example((".......\n" * 8 + "/../../\n//.../.\n#######", 8,
+          [(31.5, 69.0, 1.0, 1.0, [(31.5, 69.0), (31.5, 75.0)], 2400.0, 0.0, "ping-pong", False)],
+          [("rider", 0.0, 0.0, 1.0, 7.0, -1.0, 0.0, False, False)], [Buttons()] * 5, []))
+@example(("#......\n.......\n.......\n//.../.\n///.#\\.\n#######", 8, [],
+          [("character", 39.0, 33.0, 1.0, 1.0, -12.0, 0.0, False, False)], [Buttons()] * 5, []))
 def test_nothing_ends_a_step_inside_anything_unless_reported_squished(scenario):
     text, ts, plats, actors, steps, teleports = scenario
     w, made = build_hard(text, ts, plats, actors)
