@@ -400,7 +400,7 @@ def _climb(grid, platforms, a, x0: float, x1: float, skip):
     lifting ``a.y`` onto the surface at box x ``x`` (the end of that column's stretch); ``(x, False)``
     where a slope face (steeper than 45°) or a lift into something solid stops it. (Called when
     ``_slope_ahead``: the feet's row is inside the map.)"""
-    ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
     w, h = a.w, a.h
     half = w * 0.5
     c_from, c_to = x0 + half, x1 + half
