@@ -56,15 +56,13 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
         # Flat tops of solid and one-way tiles under any part of the box: the first row with one wins.
         r1 = min(rows - 1, _floor(feet_to / ts))
         for r in range(max(0, _ceil(lo / ts)), r1 + 1):
-            top = r * ts
             base = r * cols
-            for c in range(c0, c1 + 1):
-                kind = k[base + c]
-                if kind == SOLID:
-                    found.append((top, 0, "solid", None, False))
-                elif kind == ONE_WAY and not drop:
-                    found.append((top, 3, "one_way", None, True))
-            if found:
+            row = k[base + c0:base + c1 + 1]
+            if SOLID in row:  # (a solid top outranks a one-way one at the same height)
+                found.append((r * ts, 0, "solid", None, False))
+                break
+            if not drop and ONE_WAY in row:
+                found.append((r * ts, 3, "one_way", None, True))
                 break
         # Slope surfaces: the centre column, or a neighbour's edge nearest the centre.
         cx = x + w * 0.5
@@ -213,8 +211,10 @@ def move_y(grid, platforms, a, ty: float, drop: bool, skip=None):
         return None
     if ty < y:
         ceiling = find_ceiling(grid, platforms, skip, a.x, a.w, y, ty)
-        feet_cap = _feet_ceiling(grid, a.x + a.w * 0.5, y + a.h, ty + a.h)
-        if feet_cap - a.h > ceiling:
+        h, ts = a.h, grid.tile_size
+        feet_cap = _feet_ceiling(grid, a.x + a.w * 0.5, y + h, ty + h) \
+            if _floor((ty + h - EPS) / ts) < _floor((y + h - EPS) / ts) else -INF  # (only entering a new row)
+        if feet_cap - h > ceiling:
             a.y = feet_cap - a.h
             return Contact((0, 1), "slope", None)
         if ceiling > -INF:
@@ -281,39 +281,24 @@ def _continues_ramp(grid, i: int, r: int, c: int, moving_right: bool) -> bool:
     return c < cols - 1 and grid._sr[i] == 0.0 and k[below + 1] == SLOPE and grid._sl[below + 1] >= ts
 
 
-def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None):
+def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None, travel: float = -1.0):
     """Horizontal pass toward ``x = tx``. Returns a Contact (a wall, a platform's side or a slope face) or
     None.
 
     Solid tiles, wall edges, solid platforms and the vertical faces of slopes block the leading edge;
     ``can_step`` lets a grounded actor step up onto a solid tile that continues a slope's top (at most half
-    its width: the rise of a 45° slope). The bottom-centre is swept across every slope column it crosses
-    and lifted onto the surface (a face steeper than 45°, or a lift into something solid, stops it); after
-    a lift the rest of the way is checked again at the new height.
+    its width plus ``travel``, the whole move: the rise of a 45° slope). The bottom-centre is swept across
+    every slope column it crosses and lifted onto the surface (a face steeper than 45°, or a lift into
+    something solid, stops it); after a lift the rest of the way is a new pass at the new height.
     """
-    x0 = a.x
-    if tx == x0:
+    x = a.x
+    if tx == x:
         return None
-    right = tx > x0
-    for _ in range(4 * grid.cols + 8):  # each round ends at a column edge further on, or returns
-        x = a.x
-        end, hit = _lead(grid, platforms, a, x, tx, right, can_step, skip, abs(tx - x0))
-        climbed = _climb(grid, platforms, a, x, end, skip) if _slope_ahead(grid, a, x, end) else None
-        if climbed is None:
-            a.x = end
-            return hit
-        a.x, lifted = climbed
-        if not lifted:
-            return Contact((-1 if right else 1, 0), "slope", None)
-        if a.x == end:
-            return hit
-    return Contact((-1 if right else 1, 0), "slope", None)  # (unreachable: every round moves on)
-
-
-def _lead(grid, platforms, a, x: float, tx: float, right: bool, can_step: bool, skip, travel: float):
-    """Where the leading edge of the box (at ``a.y``, stepping up ramp tops if ``can_step``) stops moving
-    from ``x`` toward ``tx``: returns ``(end x, Contact or None)``."""
     ts, cols, w = grid.tile_size, grid.cols, a.w
+    right = tx > x
+    if travel < 0.0:
+        travel = abs(tx - x)
+    # -- the leading edge: tiles column by column (stepping up ramp tops), the map edge, platforms ------
     if right:
         lead0 = x + w
         lead1 = tx + w
@@ -368,30 +353,39 @@ def _lead(grid, platforms, a, x: float, tx: float, right: bool, can_step: bool, 
             if lead1 < pr <= lead0 + EPS and (stop is None or pr > stop):
                 stop, kind, other = pr, "platform", p
     if stop is None:
-        return tx, None
-    if right:
-        return place_before(stop, w), Contact((-1, 0), kind, other)
-    return stop, Contact((1, 0), kind, other)
+        end, hit = tx, None
+    elif right:
+        end, hit = place_before(stop, w), Contact((-1, 0), kind, other)
+    else:
+        end, hit = stop, Contact((1, 0), kind, other)
+    # -- the bottom-centre: climb the slopes on the way -------------------------------------------------
+    climbed = _climb(grid, platforms, a, x, end, skip) if _slope_ahead(grid, a, x, end) else None
+    if climbed is None:
+        a.x = end
+        return hit
+    a.x, lifted = climbed
+    if not lifted:
+        return Contact((-1 if right else 1, 0), "slope", None)
+    if a.x == end:
+        return hit
+    return move_x(grid, platforms, a, tx, can_step, skip, travel)  # on from the lift, at the new height
 
 
 def _slope_ahead(grid, a, x0: float, x1: float) -> bool:
     """Is there a slope tile in the feet's row along the bottom-centre's way from ``x0`` to ``x1``? (Without
     one nothing can need climbing: the usual case, checked in a few list reads.)"""
-    if x1 == x0:
-        return False
-    ts, cols = grid.tile_size, grid.cols
+    ts = grid.tile_size
     r = _floor((a.y + a.h - EPS) / ts)
-    if not 0 <= r < grid.rows:
+    if x1 == x0 or not 0 <= r < grid.rows or not grid._slope_rows[r]:
         return False
-    half = a.w * 0.5
+    half, cols = a.w * 0.5, grid.cols
     c0, c1 = _floor((x0 + half) / ts), _floor((x1 + half) / ts)
+    if c0 == c1:
+        return 0 <= c0 < cols and grid._k[r * cols + c0] == SLOPE
     if c0 > c1:
         c0, c1 = c1, c0
-    base, k = r * cols, grid._k
-    for c in range(max(c0, 0), min(c1, cols - 1) + 1):
-        if k[base + c] == SLOPE:
-            return True
-    return False
+    base = r * cols
+    return SLOPE in grid._k[base + max(c0, 0):base + min(c1, cols - 1) + 1]
 
 
 def _climb(grid, platforms, a, x0: float, x1: float, skip):

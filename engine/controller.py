@@ -17,18 +17,9 @@ from __future__ import annotations
 from . import _motion
 from .bodies import Buttons, Character
 
-__all__ = ["StepFlags", "control"]
+__all__ = ["control"]
 
 NEVER = 1 << 30
-
-
-class StepFlags:
-    """What one character did this step (the world collects these into StepResult)."""
-
-    __slots__ = ("dropped", "jumped", "landed")
-
-    def __init__(self):
-        self.jumped = self.landed = self.dropped = False
 
 
 def _approach(value: float, target: float, amount: float) -> float:
@@ -41,9 +32,12 @@ def _clamp(v: float, limit: float) -> float:
     return max(-limit, min(limit, v))
 
 
-def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFlags:
-    """Advance one Character by one fixed step. ``d`` is ``feel.derived`` (passed in: computed once)."""
-    flags = StepFlags()
+def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> tuple[bool, bool, bool]:
+    """Advance one Character by one fixed step. ``d`` is ``feel.derived`` (passed in: computed once).
+
+    Returns ``(jumped, landed, dropped)`` for this step (the world collects them into StepResult).
+    """
+    landed = dropped = False
     dt = d.dt
     run, jump, fall = feel.run, feel.jump, feel.fall
     was_grounded = ch.on_ground
@@ -66,7 +60,7 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
         if buttons.down and was_grounded and ground is not None and ground.one_way:
             ch.drop_left = d.drop_steps
             ch.drop_platform = ground.platform  # ignored until the feet are below its top, however long
-            flags.dropped = True
+            dropped = True
         else:
             ch.vy = -d.takeoff_speed
             if was_grounded and ground is not None and ground.platform is not None:
@@ -75,7 +69,6 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
                 ch.vy += max(-feel.platforms.lift_cap_y, min(0.0, p.vy))
             ch.jumping = True
             jumped = True
-            flags.jumped = True
         ch.since_press = None
         ch.air_steps = NEVER
         ch.on_ground = False
@@ -138,7 +131,7 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
         ch.air_steps = 0
         ch.jumping = False
         if not was_grounded:
-            flags.landed = True
+            landed = True
     elif ch.air_steps < NEVER:
         ch.air_steps += 1
     if skip is not None and (ch.on_ground or ch.y > skip.y):
@@ -147,7 +140,7 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
         ch.drop_left -= 1
     ch.coyote_left = d.coyote_steps if ch.on_ground else max(0, d.coyote_steps - ch.air_steps)
     ch.buffer_left = 0 if ch.since_press is None else max(0, d.buffer_steps + 1 - ch.since_press)
-    return flags
+    return jumped, landed, dropped
 
 
 def _correct_corner(ch: Character, dy: float, limit: float, grid, platforms) -> None:

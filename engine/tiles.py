@@ -137,6 +137,7 @@ class TileGrid:
         self._k = [int(v) for v in self.kinds.ravel()]
         self._sl = [float(v) for v in sl.ravel()]
         self._sr = [float(v) for v in sr.ravel()]
+        self._slope_rows = [bool(v) for v in (k == SLOPE).any(axis=1)]  # rows holding any slope tile
         self._build_joins()
 
     @staticmethod

@@ -165,12 +165,12 @@ class World:
                     buttons = inputs.get(a, NO_BUTTONS)
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
-                flags = control(a, buttons, self.feel, d, grid, platforms)
-                if flags.jumped:
+                did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, platforms)
+                if did_jump:
                     jumped.append(a)
-                if flags.landed:
+                if did_land:
                     landed.append(a)
-                if flags.dropped:
+                if did_drop:
                     dropped.append(a)
             else:
                 self._move_plain(a, d)
