@@ -289,7 +289,7 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None, tra
     ``can_step`` lets a grounded actor step up onto a solid tile that continues a slope's top (at most half
     its width plus ``travel``, the whole move: the rise of a 45° slope). The bottom-centre is swept across
     every slope column it crosses and lifted onto the surface (a face steeper than 45°, or a lift into
-    something solid, stops it); after a lift the rest of the way is a new pass at the new height.
+    something solid, stops it); after a lift the rest of the way is another pass at the new height.
     """
     x = a.x
     if tx == x:
@@ -298,77 +298,82 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None, tra
     right = tx > x
     if travel < 0.0:
         travel = abs(tx - x)
-    # -- the leading edge: tiles column by column (stepping up ramp tops), the map edge, platforms ------
-    if right:
-        lead0 = x + w
-        lead1 = tx + w
-        cs = max(0, _ceil((lead0 - EPS) / ts))
-        ce = min(cols - 1, _ceil(lead1 / ts) - 1)
-        cols_range = range(cs, ce + 1)
-    else:
-        lead0 = x
-        lead1 = tx
-        cs = min(cols - 1, _floor((lead0 + EPS) / ts) - 1)
-        ce = max(0, _floor(lead1 / ts))
-        cols_range = range(cs, ce - 1, -1)
-    stop = None  # the x the leading edge stops at
-    for c in cols_range:
-        edge = c * ts if right else (c + 1) * ts
-        while True:
-            blocked, step_row = _x_blocked_at_column(grid, c, a.y, a.y + a.h, right)
-            if not blocked:
-                break
-            if step_row >= 0 and can_step:
-                top = step_row * ts
-                rise = a.y + a.h - top
-                new_y = place_before(top, a.h)
-                if 0.0 < rise <= w * 0.5 + travel + EPS and box_free(grid, platforms, x, new_y, w, a.h, skip) \
-                        and find_ceiling(grid, platforms, skip, x, w, a.y, new_y) == -INF:
-                    a.y = new_y
-                    continue
-            stop = edge
-            break
-        if stop is not None:
-            break
-    kind = "solid"
-    other = None
-    if right:
-        edge = grid._x_hi
-        if lead0 - EPS <= edge < lead1 and (stop is None or edge < stop):
-            stop = edge
-    else:
-        edge = grid._x_lo
-        if lead1 < edge <= lead0 + EPS and (stop is None or edge > stop):
-            stop = edge
-    for p in platforms:
-        if p is skip or p.one_way:
-            continue
-        if not (p.y < a.y + a.h and a.y < p.y + p.h):
-            continue
+    lifts = 0
+    while True:  # one pass, or one more from each point where a slope lifted the box
+        # -- the leading edge: tiles column by column (stepping up ramp tops), the map edge, platforms ------
         if right:
-            if lead0 - EPS <= p.x < lead1 and (stop is None or p.x < stop):
-                stop, kind, other = p.x, "platform", p
+            lead0 = x + w
+            lead1 = tx + w
+            cs = max(0, _ceil((lead0 - EPS) / ts))
+            ce = min(cols - 1, _ceil(lead1 / ts) - 1)
+            cols_range = range(cs, ce + 1)
         else:
-            pr = p.x + p.w
-            if lead1 < pr <= lead0 + EPS and (stop is None or pr > stop):
-                stop, kind, other = pr, "platform", p
-    if stop is None:
-        end, hit = tx, None
-    elif right:
-        end, hit = place_before(stop, w), Contact((-1, 0), kind, other)
-    else:
-        end, hit = stop, Contact((1, 0), kind, other)
-    # -- the bottom-centre: climb the slopes on the way -------------------------------------------------
-    climbed = _climb(grid, platforms, a, x, end, skip) if _slope_ahead(grid, a, x, end) else None
-    if climbed is None:
-        a.x = end
-        return hit
-    a.x, lifted = climbed
-    if not lifted:
-        return Contact((-1 if right else 1, 0), "slope", None)
-    if a.x == end:
-        return hit
-    return move_x(grid, platforms, a, tx, can_step, skip, travel)  # on from the lift, at the new height
+            lead0 = x
+            lead1 = tx
+            cs = min(cols - 1, _floor((lead0 + EPS) / ts) - 1)
+            ce = max(0, _floor(lead1 / ts))
+            cols_range = range(cs, ce - 1, -1)
+        stop = None  # the x the leading edge stops at
+        for c in cols_range:
+            edge = c * ts if right else (c + 1) * ts
+            while True:
+                blocked, step_row = _x_blocked_at_column(grid, c, a.y, a.y + a.h, right)
+                if not blocked:
+                    break
+                if step_row >= 0 and can_step:
+                    top = step_row * ts
+                    rise = a.y + a.h - top
+                    new_y = place_before(top, a.h)
+                    if 0.0 < rise <= w * 0.5 + travel + EPS and box_free(grid, platforms, x, new_y, w, a.h, skip) \
+                            and find_ceiling(grid, platforms, skip, x, w, a.y, new_y) == -INF:
+                        a.y = new_y
+                        continue
+                stop = edge
+                break
+            if stop is not None:
+                break
+        kind = "solid"
+        other = None
+        if right:
+            edge = grid._x_hi
+            if lead0 - EPS <= edge < lead1 and (stop is None or edge < stop):
+                stop = edge
+        else:
+            edge = grid._x_lo
+            if lead1 < edge <= lead0 + EPS and (stop is None or edge > stop):
+                stop = edge
+        for p in platforms:
+            if p is skip or p.one_way:
+                continue
+            if not (p.y < a.y + a.h and a.y < p.y + p.h):
+                continue
+            if right:
+                if lead0 - EPS <= p.x < lead1 and (stop is None or p.x < stop):
+                    stop, kind, other = p.x, "platform", p
+            else:
+                pr = p.x + p.w
+                if lead1 < pr <= lead0 + EPS and (stop is None or pr > stop):
+                    stop, kind, other = pr, "platform", p
+        if stop is None:
+            end, hit = tx, None
+        elif right:
+            end, hit = place_before(stop, w), Contact((-1, 0), kind, other)
+        else:
+            end, hit = stop, Contact((1, 0), kind, other)
+        # -- the bottom-centre: climb the slopes on the way -------------------------------------------------
+        climbed = _climb(grid, platforms, a, x, end, skip) if _slope_ahead(grid, a, x, end) else None
+        if climbed is None:
+            a.x = end
+            return hit
+        a.x, lifted = climbed
+        if not lifted:
+            return Contact((-1 if right else 1, 0), "slope", None)
+        if a.x == end:
+            return hit
+        x = a.x  # on from the lift, at the new height (each lift ends a column further on)
+        lifts += 1
+        if lifts > 2 * cols + 8:  # (a safety net: never reached)
+            return Contact((-1 if right else 1, 0), "slope", None)
 
 
 def _slope_ahead(grid, a, x0: float, x1: float) -> bool:

@@ -3,7 +3,8 @@
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
    did not leave where it is now (placed, teleported, resized, or a platform moved by hand) and found
-   inside solid geometry is moved to the nearest free spot within a tile, or reported squished;
+   inside solid geometry is moved to the nearest free spot within reach (a tile, or
+   half its size if larger), or reported squished;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
    reporting actors crushed against anything solid as squished;
@@ -199,20 +200,25 @@ class World:
 
     def _unstick(self, a: Actor, squished: list) -> None:
         """An actor the engine did not leave where it is: check its numbers, then move it out of solid
-        geometry to the nearest free spot within a tile, or report it squished (pinned this step)."""
+        geometry to the nearest free spot within ``_unstick_reach``, or report it squished (pinned)."""
         for name in ("x", "y", "w", "h"):
             v = getattr(a, name)
             if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
                 what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
                 raise ValueError(f"{a!r}: {name} must be {what}, got {v!r}; set it (or use actor.teleport(x, y))")
         x, y = a.x, a.y
-        if _motion.depenetrate(self.grid, self.platforms, a, float(self.grid.tile_size)):
+        if _motion.depenetrate(self.grid, self.platforms, a, self._unstick_reach(a)):
             if (a.x, a.y) != (x, y):
                 a.prev_x, a.prev_y = a.x, a.y  # a correction, not motion: no interpolation smear
                 a.on_ground, a.ground = False, None
             a._clear = (a.x, a.y, a.w, a.h)
         else:
             self._squish(a, squished)
+
+    def _unstick_reach(self, actor: Actor) -> float:
+        """px: how far a step may move an actor found inside solid geometry to a free spot: the larger of
+        one tile and half the actor's larger side."""
+        return max(float(self.grid.tile_size), 0.5 * max(actor.w, actor.h))
 
     @staticmethod
     def _squish(a: Actor, squished: list) -> None:

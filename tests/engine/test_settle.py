@@ -145,3 +145,15 @@ def test_settle_uses_the_same_rule_as_a_step():
         a_world.step()
         assert b_world.settle(b, reach=16)
         assert (a.x, a.y) == (b.x, b.y)
+
+
+def test_the_reach_is_a_tile_or_half_the_actor_whichever_is_larger():
+    # 4 px tiles: a 10x14 actor 6 px into a thick wall is still brought out (reach 7 px), 8 px is too deep
+    g = TileGrid.from_ascii("\n".join(["......######"] * 8 + ["#" * 12]), tile_size=4)
+    for depth, freed in ((6.0, True), (8.0, False)):
+        world = World(g)
+        a = world.add(Actor(24 - 10 + depth, 10, 10, 14, gravity=False))
+        r = world.step()
+        assert (r.squished == []) is freed
+        if freed:
+            assert a.x + a.w == 24.0
