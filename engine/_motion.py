@@ -215,7 +215,7 @@ def move_y(grid, platforms, a, ty: float, drop: bool, skip=None):
         feet_cap = _feet_ceiling(grid, a.x + a.w * 0.5, y + h, ty + h) \
             if _floor((ty + h - EPS) / ts) < _floor((y + h - EPS) / ts) else -INF  # (only entering a new row)
         if feet_cap - h > ceiling:
-            a.y = feet_cap - a.h
+            a.y = min(y, feet_cap - h)
             return Contact((0, 1), "slope", None)
         if ceiling > -INF:
             a.y = ceiling

@@ -362,7 +362,7 @@ class World:
                 continue
             feet = a.y + a.h
             if a.vy >= 0.0 and -1e-6 <= feet - top <= 1e-6 and left < a.x + a.w and a.x < right \
-                    and a.drop_platform is not p and (not a.on_ground or a.ground.platform is p):
+                    and a.drop_platform is not p and (not a.on_ground or a.ground is None or a.ground.platform is p):
                 # a rider: carried the same way, stopped by whatever stops any move
                 if dx:
                     _motion.move_x(grid, platforms, a, a.x + dx, False, p)
