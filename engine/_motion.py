@@ -430,8 +430,9 @@ def _climb(grid, platforms, a, x0: float, x1: float, skip):
         new_y = place_before(surface, h)
         # (moving right, a centre exactly on the column's right edge would be in the next column)
         nx = x1 if last else _centre_before(seg_b, half, right, x0) if right else seg_b - half
-        if grid.solid_overlaps(nx, new_y, w, h) or overlaps_solid_platform(platforms, nx, new_y, w, h, skip) \
+        if not box_free(grid, platforms, nx, new_y, w, h, skip) \
                 or find_ceiling(grid, platforms, skip, nx, w, a.y, new_y) > -INF:
+            # (a solid, a platform, a ceiling, or a slope stacked right above the one climbed)
             return (x0 if first else _centre_before(seg_a, half, right, x0, inclusive=True)), False
         a.y = new_y
         return nx, True

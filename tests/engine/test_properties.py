@@ -265,7 +265,8 @@ _LOW_SLOPES = "..........\n" * 8 + "/..../....\n//..\\//...\n##########"
 @SETTINGS
 @given(hard_scenarios())
 # found by these properties: a lifted box sliding on into a small solid platform; a rider's bottom-centre
-# carried up into a slope through its flat bottom; a ramp step-up under a slope in the row above
+# carried up into a slope through its flat bottom; a ramp step-up under a slope in the row above; a
+# lift to the top of a slope tile with another slope stacked on it
 @example((_LOW_SLOPES, 8, [(31.5, 63.0, 2.0, 1.0, [(31.5, 63.0), (31.5, 73.0)], 600.0, 0.0, "ping-pong", False),
                            (24.0, 61.5, 1.0, 1.0, [(24.0, 61.5)], 30.0, 0.0, "ping-pong", False)],
           [("rider", 0.0, 0.0, 1.0, 10.0, -421.0, 0.0, False, False)], [Buttons()] * 5, []))
@@ -274,6 +275,8 @@ _LOW_SLOPES = "..........\n" * 8 + "/..../....\n//..\\//...\n##########"
           [("rider", 0.0, 0.0, 1.0, 7.0, -1.0, 0.0, False, False)], [Buttons()] * 5, []))
 @example(("#......\n.......\n.......\n//.../.\n///.#\\.\n#######", 8, [],
           [("character", 39.0, 33.0, 1.0, 1.0, -12.0, 0.0, False, False)], [Buttons()] * 5, []))
+@example(("..........\n#.\\#######\n..\\///....\n..../.....\n//......./\n##########", 4, [],
+          [("character", 8.0, 0.0, 1.0, 10.0, -33.0, -69.0, False, False)], [Buttons()] * 5, []))
 def test_nothing_ends_a_step_inside_anything_unless_reported_squished(scenario):
     text, ts, plats, actors, steps, teleports = scenario
     w, made = build_hard(text, ts, plats, actors)
