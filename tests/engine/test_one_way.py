@@ -335,3 +335,18 @@ def test_drop_through_descending_lift_fails(speed):
         if hero.y > lift.y + lift.h:
             break
     assert hero.y > lift.y + lift.h and hero.drop_platform is None
+
+
+def test_a_lift_carrying_a_rider_down_onto_a_one_way_floor_leaves_it_there():
+    # a one-way top holds anything moving down onto it, a carried rider too (the lift passes behind it)
+    from engine import Path, Platform
+
+    g = TileGrid.from_ascii("\n".join(["........"] * 4 + ["=======."] + ["........"] * 5 + ["########"]))
+    w = World(g)
+    lift = w.add(Platform(40, 40, 48, 8, Path([(40, 40), (40, 140)], speed=60, wait=5)))
+    hero = w.add(Character(50, 26))
+    assert w.settle(hero) and hero.ground.platform is lift
+    for _ in range(120):
+        w.step()
+    assert lift.y == 140.0
+    assert hero.on_ground and hero.ground.kind == "one_way" and hero.y + hero.h == 64.0
