@@ -74,9 +74,10 @@ def scene(n: int, seed: int = 5) -> Scene:
     starts = []
     while len(starts) < n:
         c, r = rng.choice(spots)
-        probe = Actor(c * TILE + 1, (r + 1) * TILE - SIZE[1] - 0.5, *SIZE)
+        probe = world.add(Actor(c * TILE + 1, (r + 1) * TILE - SIZE[1] - 0.5, *SIZE))
         if world.settle(probe):
             starts.append((probe.x, probe.y, rng.choice((-1, 1))))
+        world.remove(probe)
     return Scene(grid, starts, FeelConfig())
 
 

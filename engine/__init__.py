@@ -9,7 +9,7 @@ from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platfor
 from .geometry import Rect, lerp, overlaps
 from ._snapshot import Snapshot
 from .platforms import Path, Platform
-from .tiles import GridError, TileGrid, TileKind
+from .tiles import Edges, GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
 from .world import StepResult, World
 
@@ -21,6 +21,7 @@ __all__ = [
     "Contact",
     "DebugDraw",
     "Derived",
+    "Edges",
     "Fall",
     "FeelConfig",
     "FixedTimestep",

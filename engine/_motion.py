@@ -1,14 +1,19 @@
-"""Moving a box through the tiles and platforms: the Y pass, the X pass, slopes, ground snapping.
+"""Moving a box through the tiles and platforms: the Y pass, the X pass, slopes, ground snapping, and
+moving a box found inside solid geometry out to the nearest free spot.
 
 Small functions over plain numbers and the grid's flat lists, so a batched (numpy) mover can mirror
 them. Invariants kept here:
-- a box never ends a move strictly overlapping a SOLID tile or a solid platform;
-- moves scan every tile between start and end, so nothing tunnels at any speed;
+- a box never ends a move strictly overlapping a SOLID tile, a solid platform or a wall edge;
+- moves scan every tile between start and end, so nothing tunnels at any speed (the bottom-centre is
+  swept across slope columns too);
+- a pass decides with the box it ends in (``target + size``), so float rounding never leaves a box one
+  ulp inside what it was tested against;
 - touching is not overlapping: boxes are placed *on* edges with ``place_before``.
 
 Slopes: the surface under the box's bottom-centre is what an actor stands on (its corners may dip into
-the slope tile). Where the centre is not over a slope, a neighbouring slope tile supports the box at the
-slope's edge nearest the centre, like a ledge.
+the slope tile). Only the slope tile holding the bottom-centre counts: a slope in the row above the feet
+is a ceiling, never a surface to be lifted onto. Where the centre is not over a slope, a neighbouring
+slope tile supports the box at the slope's edge nearest the centre, like a ledge.
 """
 
 from __future__ import annotations
@@ -23,8 +28,8 @@ EPS = 1e-6  # px: "at" a surface (float slack for touching tests)
 INF = math.inf
 _floor, _ceil = math.floor, math.ceil
 
-# Ranks for supports at the same height: what you "stand on" when several things touch the feet.
-_RANK = {"solid": 0, "slope": 1, "platform": 2, "one_way": 3}
+# Supports at the same height rank solid 0, slope 1, platform 2, one-way (tile or platform) 3: what you
+# "stand on" when several things touch the feet (see find_support).
 
 
 def _slope_height(grid, i: int, u: float) -> float:
@@ -34,52 +39,35 @@ def _slope_height(grid, i: int, u: float) -> float:
     return left + (grid._sr[i] - left) * (u / ts)
 
 
+# -- queries ---------------------------------------------------------------------------------------
 def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, feet_to: float,
                  drop: bool):
     """The highest surface under the box whose y lies in ``[feet_from - EPS, feet_to]``.
 
     Returns ``(y, Ground)`` or ``None``. ``drop`` ignores one-way tiles and one-way platforms.
-    ``skip`` is a platform to ignore (the one being moved).
+    ``skip`` is a platform to ignore (the one being moved, or one being dropped through).
     """
     ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
     lo = feet_from - EPS
-    best = INF
-    best_kind = ""
-    best_plat = None
-    all_one_way = True
-
-    def offer(y, kind, plat, one_way):
-        nonlocal best, best_kind, best_plat, all_one_way
-        if y < best - EPS:
-            best, best_kind, best_plat, all_one_way = y, kind, plat, one_way
-        elif y <= best + EPS:
-            if _RANK[kind] < _RANK[best_kind]:
-                best_kind, best_plat = kind, plat
-            all_one_way = all_one_way and one_way
-            best = min(best, y)
-
+    found = []  # (y, rank, kind, platform, one_way): every support in range
     c0 = max(0, _floor(x / ts))
     c1 = min(cols - 1, _ceil((x + w) / ts) - 1)
-    cx = x + w * 0.5
-    cc = _floor(cx / ts)
     if c0 <= c1:
-        # Flat tops of solid and one-way tiles under any part of the box.
-        r0 = max(0, _ceil(lo / ts))
+        # Flat tops of solid and one-way tiles under any part of the box: the first row with one wins.
         r1 = min(rows - 1, _floor(feet_to / ts))
-        for r in range(r0, r1 + 1):
-            top = r * ts
-            if top > best + EPS:
-                break
+        for r in range(max(0, _ceil(lo / ts)), r1 + 1):
             base = r * cols
-            for c in range(c0, c1 + 1):
-                kind = k[base + c]
-                if kind == SOLID:
-                    offer(top, "solid", None, False)
-                elif kind == ONE_WAY and not drop:
-                    offer(top, "one_way", None, True)
+            row = k[base + c0:base + c1 + 1]
+            if SOLID in row:  # (a solid top outranks a one-way one at the same height)
+                found.append((r * ts, 0, "solid", None, False))
+                break
+            if not drop and ONE_WAY in row:
+                found.append((r * ts, 3, "one_way", None, True))
+                break
         # Slope surfaces: the centre column, or a neighbour's edge nearest the centre.
-        r0 = max(0, _floor(lo / ts) - 1)
-        for r in range(r0, r1 + 1):
+        cx = x + w * 0.5
+        cc = _floor(cx / ts)
+        for r in range(max(0, _floor(lo / ts) - 1), r1 + 1):
             base = r * cols
             bottom = (r + 1) * ts
             centre_is_slope = 0 <= cc < cols and k[base + cc] == SLOPE
@@ -96,20 +84,33 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
                 else:
                     y = bottom - grid._sr[i]
                 if lo <= y <= feet_to:
-                    offer(y, "slope", None, False)
+                    found.append((y, 1, "slope", None, False))
+    floor_edge = grid._y_hi
+    if lo <= floor_edge <= feet_to:  # a bottom wall edge is a floor
+        found.append((floor_edge, 0, "solid", None, False))
     for p in platforms:
         if p is skip or (drop and p.one_way):
             continue
         if p.x < x + w and x < p.x + p.w and lo <= p.y <= feet_to:
-            offer(p.y, "platform", p, p.one_way)
-    if best == INF:
+            found.append((p.y, 2, "platform", p, p.one_way))
+    if not found:
         return None
-    return best, Ground(best_kind, best_plat, all_one_way)
+    if len(found) == 1:
+        y, _rank, kind, plat, one_way = found[0]
+        return y, Ground(kind, plat, one_way)
+    best = min(f[0] for f in found)
+    ties = [f for f in found if f[0] <= best + EPS]
+    _y, _rank, kind, plat, _ = min(ties, key=_by_rank)
+    return best, Ground(kind, plat, all(f[4] for f in ties))
+
+
+def _by_rank(support) -> int:
+    return support[1]
 
 
 def find_ceiling(grid, platforms, skip, x: float, w: float, head_from: float, head_to: float) -> float:
-    """The lowest ceiling (a tile or solid platform bottom) crossed moving the head from ``head_from`` up
-    to ``head_to``; ``-inf`` if none. Slope tiles are flat ceilings."""
+    """The lowest ceiling (a tile, a solid platform's bottom or a top wall edge) crossed moving the head
+    from ``head_from`` up to ``head_to``; ``-inf`` if none. Slope tiles are flat ceilings."""
     ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
     c0 = max(0, _floor(x / ts))
     c1 = min(cols - 1, _ceil((x + w) / ts) - 1)
@@ -128,6 +129,9 @@ def find_ceiling(grid, platforms, skip, x: float, w: float, head_from: float, he
                 break
         if found > -INF:
             break
+    top_edge = grid._y_lo
+    if head_to < top_edge <= head_from + EPS and top_edge > found:
+        found = top_edge
     for p in platforms:
         if p is skip or p.one_way:
             continue
@@ -137,27 +141,90 @@ def find_ceiling(grid, platforms, skip, x: float, w: float, head_from: float, he
     return found
 
 
-def move_y(grid, platforms, a, dy: float, drop: bool, skip=None):
-    """Vertical pass. Returns a Contact (floor: normal (0,-1); ceiling: (0,1)) or None.
+def _feet_ceiling(grid, cx: float, feet_from: float, feet_to: float) -> float:
+    """Rising, the bottom-centre never enters a slope tile through its flat bottom (it would be under the
+    surface): the highest the feet may go, or ``-inf``. (A box whose side already dips into a slope's
+    column can otherwise carry its bottom-centre up into it.)"""
+    ts = grid.tile_size
+    cc = _floor(cx / ts)
+    if not 0 <= cc < grid.cols:
+        return -INF
+    r0 = min(grid.rows, _floor((feet_from - EPS) / ts))
+    r1 = max(0, _floor((feet_to - EPS) / ts))
+    k, cols = grid._k, grid.cols
+    for r in range(r0 - 1, r1 - 1, -1):
+        i = r * cols + cc
+        if k[i] == SLOPE and _slope_height(grid, i, cx - cc * ts) > 0.0:
+            return (r + 1) * ts + 2.0 * EPS  # just below the bottom edge: in the row under it
+    return -INF
 
-    Down: lands on the highest support crossed. Up: stops under the lowest ceiling crossed; one-way
-    tiles and platforms never block upward motion.
+
+def overlaps_solid_platform(platforms, x: float, y: float, w: float, h: float, skip=None) -> bool:
+    """Does the box strictly overlap a solid (not one-way) platform other than ``skip``?"""
+    for p in platforms:
+        if not p.one_way and p is not skip and p.x < x + w and x < p.x + p.w and p.y < y + h and y < p.y + p.h:
+            return True
+    return False
+
+
+def slope_depth(grid, x: float, y: float, w: float, h: float) -> float:
+    """How far the box's bottom-centre is below the surface of the slope tile holding it (0 if not).
+
+    Only the tile at the feet counts: a slope in the row above is a ceiling, never lifted onto.
     """
-    if dy > 0.0:
-        feet = a.y + a.h
-        sup = find_support(grid, platforms, skip, a.x, a.w, feet, feet + dy, drop)
+    ts, cols = grid.tile_size, grid.cols
+    cx = x + w * 0.5
+    cc = _floor(cx / ts)
+    feet = y + h
+    r = _floor((feet - EPS) / ts)
+    if not (0 <= cc < cols and 0 <= r < grid.rows):
+        return 0.0
+    i = r * cols + cc
+    if grid._k[i] != SLOPE:
+        return 0.0
+    surface = (r + 1) * ts - _slope_height(grid, i, cx - cc * ts)
+    return feet - surface if feet > surface else 0.0
+
+
+def box_free(grid, platforms, x: float, y: float, w: float, h: float, skip=None) -> bool:
+    """Free to be in: no solid tile, wall edge or solid platform overlapped, feet not under a slope."""
+    return not grid.solid_overlaps(x, y, w, h) and not overlaps_solid_platform(platforms, x, y, w, h, skip) \
+        and slope_depth(grid, x, y, w, h) <= EPS
+
+
+# -- the passes ------------------------------------------------------------------------------------
+def move_y(grid, platforms, a, ty: float, drop: bool, skip=None):
+    """Vertical pass toward ``y = ty``. Returns a Contact (floor: normal (0,-1); ceiling: (0,1)) or None.
+
+    Down: lands on the highest support crossed (one-way tops the feet were at or above hold unless
+    ``drop``). Up: stops under the lowest ceiling crossed; one-way tiles and platforms never block it.
+    """
+    y = a.y
+    if ty > y:
+        h = a.h
+        sup = find_support(grid, platforms, skip, a.x, a.w, y + h, ty + h, drop)
         if sup is not None:
-            a.y = place_before(sup[0], a.h)
+            a.y = place_before(sup[0], h)
             a.ground = sup[1]
             return Contact((0, -1), sup[1].kind, sup[1].platform)
-        a.y += dy
+        a.y = ty
         return None
-    if dy < 0.0:
-        ceiling = find_ceiling(grid, platforms, skip, a.x, a.w, a.y, a.y + dy)
+    if ty < y:
+        ceiling = find_ceiling(grid, platforms, skip, a.x, a.w, y, ty)
+        h, ts = a.h, grid.tile_size
+        feet_cap = _feet_ceiling(grid, a.x + a.w * 0.5, y + h, ty + h) \
+            if _floor((ty + h - EPS) / ts) < _floor((y + h - EPS) / ts) else -INF  # (only entering a new row)
+        if feet_cap - h > ceiling:
+            a.y = min(y, feet_cap - h)
+            return Contact((0, 1), "slope", None)
         if ceiling > -INF:
             a.y = ceiling
+            for p in platforms:
+                if p is not skip and not p.one_way and p.y + p.h == ceiling and p.x < a.x + a.w \
+                        and a.x < p.x + p.w:
+                    return Contact((0, 1), "platform", p)
             return Contact((0, 1), "solid", None)
-        a.y += dy
+        a.y = ty
     return None
 
 
@@ -165,7 +232,7 @@ def _x_blocked_at_column(grid, c: int, y0: float, y1: float, moving_right: bool)
     """Does column ``c`` block a box spanning (y0, y1) entering it sideways?
 
     Returns ``(blocked, step_row)``: ``step_row`` is the row of a solid tile the box may step up onto
-    (a solid continuing a slope's top), or -1.
+    (a solid continuing a slope's top, the first one from the top of the box), or -1.
     """
     ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
     r0 = max(0, _floor(y0 / ts))
@@ -177,8 +244,8 @@ def _x_blocked_at_column(grid, c: int, y0: float, y1: float, moving_right: bool)
         i = r * cols + c
         kind = k[i]
         if kind == SOLID:
-            if step_row == -1 and ramps[i] and r * ts > y0:
-                step_row = r
+            if step_row == -1 and ramps[i]:
+                step_row = r  # the caller checks the rise (at most half the box's width)
                 continue
             return True, -1
         if kind == SLOPE:
@@ -214,141 +281,326 @@ def _continues_ramp(grid, i: int, r: int, c: int, moving_right: bool) -> bool:
     return c < cols - 1 and grid._sr[i] == 0.0 and k[below + 1] == SLOPE and grid._sl[below + 1] >= ts
 
 
-def move_x(grid, platforms, a, dx: float, can_step: bool, skip=None):
-    """Horizontal pass. Returns a Contact (wall) or None.
+def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None, travel: float = -1.0):
+    """Horizontal pass toward ``x = tx``. Returns a Contact (a wall, a platform's side or a slope face) or
+    None.
 
-    Solid tiles and the vertical faces of slopes block; slope tiles are otherwise passed through (the
-    caller lifts the actor onto the surface). ``can_step`` lets a grounded actor step up onto a solid
-    tile that continues a slope's top (at most half its width: the rise of a 45° slope).
+    Solid tiles, wall edges, solid platforms and the vertical faces of slopes block the leading edge;
+    ``can_step`` lets a grounded actor step up onto a solid tile that continues a slope's top (at most half
+    its width plus ``travel``, the whole move: the rise of a 45° slope). The bottom-centre is swept across
+    every slope column it crosses and lifted onto the surface (a face steeper than 45°, or a lift into
+    something solid, stops it); after a lift the rest of the way is another pass at the new height.
     """
-    if dx == 0.0:
+    x = a.x
+    if tx == x:
         return None
-    ts, cols = grid.tile_size, grid.cols
-    right = dx > 0.0
-    if right:
-        lead0 = a.x + a.w
-        lead1 = lead0 + dx
-        cs = max(0, _ceil((lead0 - EPS) / ts))
-        ce = min(cols - 1, _ceil(lead1 / ts) - 1)
-        cols_range = range(cs, ce + 1)
-    else:
-        lead0 = a.x
-        lead1 = lead0 + dx
-        cs = min(cols - 1, _floor((lead0 + EPS) / ts) - 1)
-        ce = max(0, _floor(lead1 / ts))
-        cols_range = range(cs, ce - 1, -1)
-    stop = None  # the x the leading edge stops at
-    for c in cols_range:
-        edge = c * ts if right else (c + 1) * ts
-        while True:
-            blocked, step_row = _x_blocked_at_column(grid, c, a.y, a.y + a.h, right)
-            if not blocked:
-                break
-            if step_row >= 0 and can_step:
-                top = step_row * ts
-                rise = a.y + a.h - top
-                new_y = place_before(top, a.h)
-                if rise <= a.w * 0.5 + abs(dx) + EPS and not grid.solid_overlaps(a.x, new_y, a.w, a.h) \
-                        and find_ceiling(grid, platforms, skip, a.x, a.w, a.y, new_y) == -INF:
-                    a.y = new_y
-                    continue
-            stop = edge
-            break
-        if stop is not None:
-            break
-    kind = "solid"
-    other = None
-    for p in platforms:
-        if p is skip or p.one_way:
-            continue
-        if not (p.y < a.y + a.h and a.y < p.y + p.h):
-            continue
+    ts, cols, w = grid.tile_size, grid.cols, a.w
+    right = tx > x
+    if travel < 0.0:
+        travel = abs(tx - x)
+    lifts = 0
+    while True:  # one pass, or one more from each point where a slope lifted the box
+        # -- the leading edge: tiles column by column (stepping up ramp tops), the map edge, platforms ------
         if right:
-            if lead0 - EPS <= p.x < lead1 and (stop is None or p.x < stop):
-                stop, kind, other = p.x, "platform", p
+            lead0 = x + w
+            lead1 = tx + w
+            cs = max(0, _ceil((lead0 - EPS) / ts))
+            ce = min(cols - 1, _ceil(lead1 / ts) - 1)
+            cols_range = range(cs, ce + 1)
         else:
-            pr = p.x + p.w
-            if lead1 < pr <= lead0 + EPS and (stop is None or pr > stop):
-                stop, kind, other = pr, "platform", p
-    if stop is None:
-        a.x += dx
-        return None
-    if right:
-        a.x = place_before(stop, a.w)
-        return Contact((-1, 0), kind, other)
-    a.x = stop
-    return Contact((1, 0), kind, other)
+            lead0 = x
+            lead1 = tx
+            cs = min(cols - 1, _floor((lead0 + EPS) / ts) - 1)
+            ce = max(0, _floor(lead1 / ts))
+            cols_range = range(cs, ce - 1, -1)
+        stop = None  # the x the leading edge stops at
+        for c in cols_range:
+            edge = c * ts if right else (c + 1) * ts
+            while True:
+                blocked, step_row = _x_blocked_at_column(grid, c, a.y, a.y + a.h, right)
+                if not blocked:
+                    break
+                if step_row >= 0 and can_step:
+                    top = step_row * ts
+                    rise = a.y + a.h - top
+                    new_y = place_before(top, a.h)
+                    if 0.0 < rise <= w * 0.5 + travel + EPS and box_free(grid, platforms, x, new_y, w, a.h, skip) \
+                            and find_ceiling(grid, platforms, skip, x, w, a.y, new_y) == -INF:
+                        a.y = new_y
+                        continue
+                stop = edge
+                break
+            if stop is not None:
+                break
+        kind = "solid"
+        other = None
+        if right:
+            edge = grid._x_hi
+            if lead0 - EPS <= edge < lead1 and (stop is None or edge < stop):
+                stop = edge
+        else:
+            edge = grid._x_lo
+            if lead1 < edge <= lead0 + EPS and (stop is None or edge > stop):
+                stop = edge
+        for p in platforms:
+            if p is skip or p.one_way:
+                continue
+            if not (p.y < a.y + a.h and a.y < p.y + p.h):
+                continue
+            if right:
+                if lead0 - EPS <= p.x < lead1 and (stop is None or p.x < stop):
+                    stop, kind, other = p.x, "platform", p
+            else:
+                pr = p.x + p.w
+                if lead1 < pr <= lead0 + EPS and (stop is None or pr > stop):
+                    stop, kind, other = pr, "platform", p
+        if stop is None:
+            end, hit = tx, None
+        elif right:
+            end, hit = place_before(stop, w), Contact((-1, 0), kind, other)
+        else:
+            end, hit = stop, Contact((1, 0), kind, other)
+        # -- the bottom-centre: climb the slopes on the way -------------------------------------------------
+        climbed = _climb(grid, platforms, a, x, end, skip) if _slope_ahead(grid, a, x, end) else None
+        if climbed is None:
+            a.x = end
+            return hit
+        a.x, lifted = climbed
+        if not lifted:
+            return Contact((-1 if right else 1, 0), "slope", None)
+        if a.x == end:
+            return hit
+        x = a.x  # on from the lift, at the new height (each lift ends a column further on)
+        lifts += 1
+        if lifts > 2 * cols + 8:  # (a safety net: never reached)
+            return Contact((-1 if right else 1, 0), "slope", None)
 
 
-def slope_lift(grid, a) -> float:
-    """How far the box's bottom-centre is below a slope surface (0 if not)."""
-    ts, cols = grid.tile_size, grid.cols
-    cx = a.x + a.w * 0.5
-    cc = _floor(cx / ts)
-    feet = a.y + a.h
+def _slope_ahead(grid, a, x0: float, x1: float) -> bool:
+    """Is there a slope tile in the feet's row along the bottom-centre's way from ``x0`` to ``x1``? (Without
+    one nothing can need climbing: the usual case, checked in a few list reads.)"""
+    ts = grid.tile_size
+    r = _floor((a.y + a.h - EPS) / ts)
+    if x1 == x0 or not 0 <= r < grid.rows or not grid._slope_rows[r]:
+        return False
+    half, cols = a.w * 0.5, grid.cols
+    c0, c1 = _floor((x0 + half) / ts), _floor((x1 + half) / ts)
+    if c0 == c1:
+        return 0 <= c0 < cols and grid._k[r * cols + c0] == SLOPE
+    if c0 > c1:
+        c0, c1 = c1, c0
+    base = r * cols
+    return SLOPE in grid._k[base + max(c0, 0):base + min(c1, cols - 1) + 1]
+
+
+def _climb(grid, platforms, a, x0: float, x1: float, skip):
+    """Sweep the bottom-centre from box x ``x0`` toward ``x1``, column by column, up to the first slope
+    surface it would pass under. Returns None when it needs no lift all the way; ``(x, True)`` after
+    lifting ``a.y`` onto the surface at box x ``x`` (the end of that column's stretch); ``(x, False)``
+    where a slope face (steeper than 45°) or a lift into something solid stops it. (Called when
+    ``_slope_ahead``: the feet's row is inside the map.)"""
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
+    w, h = a.w, a.h
+    half = w * 0.5
+    c_from, c_to = x0 + half, x1 + half
+    feet = a.y + h
     r = _floor((feet - EPS) / ts)
-    if not (0 <= cc < cols and 0 <= r < grid.rows):
-        return 0.0
-    i = r * cols + cc
-    kind = grid._k[i]
-    if kind != SLOPE:
-        # Climbing a bare diagonal of slopes, the centre can cross into a column whose slope starts
-        # in the row above the feet: that surface counts too.
-        if kind == SOLID or r == 0:
-            return 0.0
-        r -= 1
-        i -= cols
-        if grid._k[i] != SLOPE:
-            return 0.0
-    surface = (r + 1) * ts - _slope_height(grid, i, cx - cc * ts)
-    return feet - surface if feet > surface else 0.0
+    right = x1 > x0
+    cc0, cc1 = _floor(c_from / ts), _floor(c_to / ts)
+    base = r * cols
+    step = 1 if right else -1
+    for c in range(cc0, cc1 + step, step):
+        if not 0 <= c < cols:
+            continue
+        i = base + c
+        if k[i] != SLOPE:
+            continue
+        left = c * ts
+        first = c == cc0
+        seg_a = c_from if first else (left if right else left + ts)
+        last = c == cc1
+        seg_b = c_to if last else (left + ts if right else left)
+        bottom = (r + 1) * ts
+        if feet > bottom - _slope_height(grid, i, min(max(seg_a - left, 0.0), ts)) + EPS:
+            # the surface starts above the feet: a face, a wall at this column's edge
+            return (x0 if first else _centre_before(seg_a, half, right, x0)), False
+        surface = bottom - _slope_height(grid, i, min(max(seg_b - left, 0.0), ts))
+        if feet <= surface:
+            continue
+        new_y = place_before(surface, h)
+        # (moving right, a centre exactly on the column's right edge would be in the next column)
+        nx = x1 if last else _centre_before(seg_b, half, right, x0) if right else seg_b - half
+        if not box_free(grid, platforms, nx, new_y, w, h, skip) \
+                or find_ceiling(grid, platforms, skip, nx, w, a.y, new_y) > -INF:
+            # (a solid, a platform, a ceiling, or a slope stacked right above the one climbed)
+            return (x0 if first else _centre_before(seg_a, half, right, x0, inclusive=True)), False
+        a.y = new_y
+        return nx, True
+    return None
 
 
-def follow_slope(grid, platforms, a, moved: float, skip=None) -> bool:
-    """After a horizontal move, lift the bottom-centre onto a slope surface it went under.
+def _centre_before(edge: float, half: float, right: bool, x0: float, inclusive: bool = False) -> float:
+    """The box x putting the bottom-centre at a column edge, on the side it came from (``inclusive``: on
+    the edge itself is fine), never behind where the move started."""
+    x = edge - half
+    if right:
+        while x + half > edge or (not inclusive and x + half == edge):
+            x = math.nextafter(x, -INF)
+        return max(x, x0)
+    while x + half < edge:
+        x = math.nextafter(x, INF)
+    return min(x, x0)
 
-    A rise of at most ``|moved|`` (45°) is a slope; more is a wall: returns False and the caller undoes
-    the move. Returns True when nothing needed lifting or the lift worked.
+
+def move(grid, platforms, a, dx: float, dy: float, drop: bool, skip=None):
+    """One step of motion for any actor: the Y pass, then the X pass (which climbs slopes).
+
+    Records ``a.contacts`` and stops the velocity on each axis that hit something.
+    Returns ``(y_contact or None, x_before)``.
     """
-    rise = slope_lift(grid, a)
-    if rise <= 0.0:
-        return True
-    if rise > abs(moved) + 1e-3:
+    a.contacts = []
+    hit_y = move_y(grid, platforms, a, a.y + dy, drop, skip) if dy else None
+    if hit_y is not None:
+        a.contacts.append(hit_y)
+        a.vy = 0.0
+    x_before = a.x
+    if dx:
+        hit_x = move_x(grid, platforms, a, x_before + dx, hit_y is not None and hit_y.normal[1] < 0, skip)
+        if hit_x is not None:
+            a.contacts.append(hit_x)
+            a.vx = 0.0
+    return hit_y, x_before
+
+
+def land(grid, platforms, a, was_grounded: bool, moved: float, drop: bool = False, skip=None) -> bool:
+    """After a move: stand the actor on what is under its feet and set ``on_ground`` / ``ground``.
+
+    An actor that was grounded, is not rising and has ``snap`` on follows the ground down: slopes and
+    steps up to ``|moved| + w/2`` px below (the drop of a 45° slope under half its width). Every actor
+    (Character or not) goes through here. Returns True when it stands.
+    """
+    if a.vy < 0.0:
+        a.on_ground, a.ground = False, None
         return False
-    new_y = place_before(a.y + a.h - rise, a.h)
-    if grid.solid_overlaps(a.x, new_y, a.w, a.h) or \
-            find_ceiling(grid, platforms, skip, a.x, a.w, a.y, new_y) > -INF:
+    feet = a.y + a.h
+    reach = abs(moved) + a.w * 0.5 + 0.5 if was_grounded and a.snap and not drop else EPS
+    sup = find_support(grid, platforms, skip, a.x, a.w, feet, feet + reach, drop)
+    if sup is None:
+        a.on_ground, a.ground = False, None
         return False
-    a.y = new_y
+    a.y = place_before(sup[0], a.h)
+    a.vy = 0.0
+    a.on_ground, a.ground = True, sup[1]
     return True
 
 
-def overlaps_solid_platform(platforms, x: float, y: float, w: float, h: float) -> bool:
-    """Does the box strictly overlap a solid (not one-way) platform?"""
+# -- out of solid geometry -------------------------------------------------------------------------
+_MAX_OBSTACLES = 256  # a box overlapping more than this is deep inside: no search, it is stuck
+
+
+def _obstacles(grid, platforms, x: float, y: float, w: float, h: float):
+    """The solid tiles and solid platforms the box strictly overlaps, as ``{key: (x, y, w, h)}``, or None
+    when there are too many to search around."""
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
+    c0, c1 = max(0, _floor(x / ts)), min(cols - 1, _ceil((x + w) / ts) - 1)
+    r0, r1 = max(0, _floor(y / ts)), min(grid.rows - 1, _ceil((y + h) / ts) - 1)
+    if (c1 - c0 + 1) * (r1 - r0 + 1) > _MAX_OBSTACLES * 4:
+        return None
+    found = {}
+    for r in range(r0, r1 + 1):
+        for c in range(c0, c1 + 1):
+            if k[r * cols + c] == SOLID:
+                found[r * cols + c] = (c * ts, r * ts, ts, ts)
     for p in platforms:
         if not p.one_way and p.x < x + w and x < p.x + p.w and p.y < y + h and y < p.y + p.h:
+            found[p] = (p.x, p.y, p.w, p.h)
+    return found if len(found) <= _MAX_OBSTACLES else None
+
+
+def _sweep_ok(grid, platforms, allowed, x0, y0, x1, y1, w, h) -> bool:
+    """Moving the box from (x0, y0) to (x1, y1) along one axis touches nothing solid but ``allowed``
+    (what it overlapped to begin with) and never leaves the map through a wall edge."""
+    bx, by = min(x0, x1), min(y0, y1)
+    bw, bh = abs(x1 - x0) + w, abs(y1 - y0) + h
+    if bx < grid._x_lo and x1 < x0 or bx + bw > grid._x_hi and x1 > x0 \
+            or by < grid._y_lo and y1 < y0 or by + bh > grid._y_hi and y1 > y0:
+        return False
+    found = _obstacles(grid, platforms, bx, by, bw, bh)
+    return found is not None and all(key in allowed for key in found)
+
+
+def depenetrate(grid, platforms, a, reach: float) -> bool:
+    """Move an actor found inside solid geometry to the nearest free spot at most ``reach`` px away.
+
+    Free: no solid tile, wall edge or solid platform overlapped and the bottom-centre not under a slope.
+    The spot is searched among the box placed against the faces of what it overlaps, each left through
+    its nearer face (never out through the far side of a wall or a platform), along a path that touches
+    nothing it was not already inside and never takes the feet down through a floor they were on or above
+    (one-way tops included). Nearest first; on a tie up, then left, right, down. Returns True
+    when the actor is free (moved or not), False when there is no such spot (it is left where it was).
+    """
+    x0, y0, w, h = a.x, a.y, a.w, a.h
+    if box_free(grid, platforms, x0, y0, w, h):
+        return True
+    found = _obstacles(grid, platforms, x0, y0, w, h)
+    if found is None:
+        return False
+    cx, cy = x0 + w * 0.5, y0 + h * 0.5
+    xs, ys = {x0}, {y0}
+    exits = []  # per obstacle: (box, may leave left, right, up, down)
+    for ox, oy, ow, oh in found.values():
+        left, right = cx <= ox + ow * 0.5, cx >= ox + ow * 0.5
+        up, down = cy <= oy + oh * 0.5, cy >= oy + oh * 0.5
+        exits.append((ox, oy, ow, oh, left, right, up, down))
+        if left:
+            xs.add(place_before(ox, w))
+        if right:
+            xs.add(ox + ow)
+        if up:
+            ys.add(place_before(oy, h))
+        if down:
+            ys.add(oy + oh)
+    if x0 < grid._x_lo:
+        xs.add(grid._x_lo)
+    if x0 + w > grid._x_hi:
+        xs.add(place_before(grid._x_hi, w))
+    if y0 < grid._y_lo:
+        ys.add(grid._y_lo)
+    if y0 + h > grid._y_hi:
+        ys.add(place_before(grid._y_hi, h))
+    xs = [v for v in xs if abs(v - x0) <= reach]
+    ys = [v for v in ys if abs(v - y0) <= reach]
+    candidates = []
+    for x in xs:
+        for y in ys:
+            depth = slope_depth(grid, x, y, w, h)
+            if depth > EPS:  # stand on the slope surface rather than under it
+                y = place_before(y + h - depth, h)
+            dist = math.hypot(x - x0, y - y0)
+            if dist > reach or dist == 0.0:
+                continue
+            rank = 0 if y < y0 else 3 if y > y0 else 1 if x < x0 else 2
+            candidates.append((dist, rank, y, x))
+    candidates.sort()
+    for _dist, _rank, y, x in candidates:
+        if not _leaves_near_faces(exits, x, y, w, h) or not box_free(grid, platforms, x, y, w, h):
+            continue
+        if (_sweep_ok(grid, platforms, found, x0, y0, x, y0, w, h)
+                and _sweep_ok(grid, platforms, found, x, y0, x, y, w, h)) \
+                or (_sweep_ok(grid, platforms, found, x0, y0, x0, y, w, h)
+                    and _sweep_ok(grid, platforms, found, x0, y, x, y, w, h)):
+            if y > y0 and find_support(grid, platforms, None, x0, w, y0 + h, y + h, False) is not None \
+                    and find_support(grid, platforms, None, x, w, y0 + h, y + h, False) is not None:
+                continue  # never pushed down through a floor the feet were on or above (one-way tops too)
+            a.x, a.y = x, y
             return True
     return False
 
 
-def move(grid, platforms, a, dx: float, dy: float, drop: bool):
-    """One step of motion for any actor: the Y pass, then the X pass with slope following.
-
-    Records ``a.contacts`` and stops the velocity on each axis that hit something. A move that would
-    put the bottom-centre under a slope by more than 45° is undone (a slope face is a wall).
-    Returns ``(y_contact or None, x_before)``.
-    """
-    a.contacts = []
-    hit_y = move_y(grid, platforms, a, dy, drop)
-    if hit_y is not None:
-        a.contacts.append(hit_y)
-        a.vy = 0.0
-    x_before, y_before = a.x, a.y
-    hit_x = move_x(grid, platforms, a, dx, can_step=hit_y is not None and hit_y.normal[1] < 0)
-    if not follow_slope(grid, platforms, a, a.x - x_before):
-        a.x, a.y = x_before, y_before
-        hit_x = hit_x or Contact((-1 if dx > 0 else 1, 0), "slope", None)
-    if hit_x is not None:
-        a.contacts.append(hit_x)
-        a.vx = 0.0
-    return hit_y, x_before
+def _leaves_near_faces(exits, x: float, y: float, w: float, h: float) -> bool:
+    """Is every obstacle left through a face it may be left through (its nearer faces)?"""
+    for ox, oy, ow, oh, left, right, up, down in exits:
+        if not ((left and x + w <= ox) or (right and x >= ox + ow) or (up and y + h <= oy)
+                or (down and y >= oy + oh)):
+            return False
+    return True

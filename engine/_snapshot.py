@@ -33,20 +33,20 @@ class Slots(NamedTuple):
 
 STATE: dict[type, Slots] = {
     Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
-                         "squished", "gravity"),
+                         "squished", "gravity", "snap", "drop_platform", "_clear"),
                  lists=("contacts",),
                  kept=("name",)),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
                              "coyote_left", "buffer_left")),
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
-                            "_wait_left"),
+                            "_wait_left", "_seen"),
                     kept=("path", "name", "data")),
     Trigger: Slots(copied=("_box",), kept=("name", "data")),
 }
 
 # The World's own attributes: membership and overlaps are state; the rest is configuration (kept by a
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
-WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside"),
+WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members"),
                     kept=("grid", "feel", "_derived", "_sensor_cells", "_sensor_order", "_sensor_moves"))
 
 
@@ -139,6 +139,7 @@ def put(world, snap: Snapshot) -> None:
     world.actors[:] = snap.actors
     world.platforms[:] = snap.platforms
     world._inside = set(snap.inside)
+    world._members = set(snap.actors + snap.platforms + snap.triggers)
     for obj, values in snap.bodies:
         _apply(obj, values)
     for obj, values in snap.extra:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from . import _check
 from .geometry import Rect
 
 __all__ = ["Actor", "Buttons", "Character", "Contact", "Ground", "Trigger", "TriggerEvent"]
 
 
-class Buttons(NamedTuple):
-    """Buttons held during one step. A *press* is a step held after a step not held."""
-
+class _ButtonFields(NamedTuple):
     left: bool = False
     right: bool = False
     up: bool = False
@@ -22,11 +21,23 @@ class Buttons(NamedTuple):
     jump: bool = False
 
 
+class Buttons(_ButtonFields):
+    """Buttons held during one step (booleans). A *press* is a step held after a step not held."""
+
+    __slots__ = ()
+
+    def __new__(cls, left=False, right=False, up=False, down=False, jump=False):
+        if not (left.__class__ is right.__class__ is up.__class__ is down.__class__ is jump.__class__ is bool):
+            left, right, up, down, jump = (_check.flag("Buttons", name, v) for name, v in
+                                           zip(_ButtonFields._fields, (left, right, up, down, jump), strict=True))
+        return super().__new__(cls, left, right, up, down, jump)
+
+
 NO_BUTTONS = Buttons()
 
 
 class Ground(NamedTuple):
-    """What an actor stands on: ``kind`` is "solid", "slope", "one_way" or "platform"."""
+    """What an actor stands on (``actor.ground``): ``kind`` is "solid", "slope", "one_way" or "platform"."""
 
     kind: str
     platform: Any = None  # the Platform when kind == "platform"
@@ -34,7 +45,8 @@ class Ground(NamedTuple):
 
 
 class Contact(NamedTuple):
-    """A collision during a move: ``normal`` points away from what was hit."""
+    """What an actor's own move touched in the last step (``actor.contacts``, Y pass first): ``normal``
+    points away from what was hit, e.g. (0, -1) for a floor, (-1, 0) for a wall on the right."""
 
     normal: tuple[int, int]
     kind: str  # "solid", "slope", "one_way", "platform"
@@ -42,10 +54,16 @@ class Contact(NamedTuple):
 
 
 class Actor:
-    """An axis-aligned box that moves and collides. ``x, y`` is the top-left corner (px)."""
+    """An axis-aligned box that moves and collides. ``x, y`` is the top-left corner (px).
+
+    ``gravity``: falls under the feel's gravity. ``snap``: while grounded, follows the ground down slopes
+    and small steps instead of flying off them (the same rule as a Character).
+    """
 
     __slots__ = (
+        "_clear",
         "contacts",
+        "drop_platform",
         "gravity",
         "ground",
         "h",
@@ -53,6 +71,7 @@ class Actor:
         "on_ground",
         "prev_x",
         "prev_y",
+        "snap",
         "squished",
         "vx",
         "vy",
@@ -61,19 +80,23 @@ class Actor:
         "y",
     )
 
-    def __init__(self, x: float, y: float, w: float, h: float, *, gravity: bool = True, name: str = ""):
-        if not (w > 0 and h > 0):
-            raise ValueError(f"actor size must be positive, got w={w!r} h={h!r}")
-        self.x, self.y, self.w, self.h = float(x), float(y), float(w), float(h)
+    def __init__(self, x: float, y: float, w: float, h: float, *, gravity: bool = True, name: str = "",
+                 snap: bool = True):
+        owner = type(self).__name__
+        self.x, self.y = _check.number(owner, "x", x), _check.number(owner, "y", y)
+        self.w, self.h = _check.size(owner, "w", w), _check.size(owner, "h", h)
         self.vx = 0.0  # px/s
         self.vy = 0.0  # px/s, positive is down
         self.prev_x, self.prev_y = self.x, self.y
         self.on_ground = False
         self.ground: Ground | None = None
-        self.contacts: list[Contact] = []  # what the last step's move touched
-        self.gravity = gravity
-        self.squished = False
-        self.name = name
+        self.contacts: list[Contact] = []  # what the last step's own move touched (Y pass first)
+        self.gravity = _check.flag(owner, "gravity", gravity)
+        self.snap = _check.flag(owner, "snap", snap)
+        self.squished = False  # crushed this step (also listed in StepResult.squished)
+        self.drop_platform = None  # the one-way Platform a Character is dropping through, until below its top
+        self.name = _check.text(owner, "name", name)
+        self._clear = None  # (x, y, w, h) the engine last saw free of solids; anything else is checked
 
     @property
     def rect(self) -> Rect:
@@ -89,13 +112,16 @@ class Actor:
         return self.prev_x + (self.x - self.prev_x) * alpha, self.prev_y + (self.y - self.prev_y) * alpha
 
     def teleport(self, x: float, y: float) -> None:
-        """Put the actor somewhere without interpolation smear, at rest."""
-        self.x = self.prev_x = float(x)
-        self.y = self.prev_y = float(y)
+        """Put the actor somewhere without interpolation smear, at rest. Inside solid geometry, the next
+        step moves it to the nearest free spot (or reports it squished)."""
+        owner = f"{type(self).__name__}.teleport"
+        self.x = self.prev_x = _check.number(owner, "x", x)
+        self.y = self.prev_y = _check.number(owner, "y", y)
         self.vx = self.vy = 0.0
         self.on_ground = False
         self.ground = None
         self.squished = False
+        self.drop_platform = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name or ''} x={self.x:.3f} y={self.y:.3f} w={self.w:g} h={self.h:g})"
@@ -115,8 +141,9 @@ class Character(Actor):
         "since_press",
     )
 
-    def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player"):
-        super().__init__(x, y, w, h, name=name)
+    def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player",
+                 snap: bool = True):
+        super().__init__(x, y, w, h, name=name, snap=snap)
         self.facing = 1  # +1 right, -1 left
         self.held = NO_BUTTONS  # buttons held last step (to detect presses)
         self.reset_timers()
@@ -134,6 +161,7 @@ class Character(Actor):
         """Clear velocity and timers (for respawning); keeps position, and ``held`` (input memory: a jump
         still held from before is not a new press)."""
         self.vx = self.vy = 0.0
+        self.drop_platform = None
         self.reset_timers()
 
     def teleport(self, x: float, y: float) -> None:
@@ -142,23 +170,30 @@ class Character(Actor):
 
 
 class Trigger:
-    """An axis-aligned sensor: reports enter / stay / exit, never pushes.
+    """An axis-aligned sensor: reports enter / stay / exit, never pushes. A 0-size trigger is a point.
 
     Moving or resizing a trigger (setting x, y, w or h) is seen by every world it is in.
     """
 
     __slots__ = ("_box", "data", "name")
     moves = 0  # bumped whenever any trigger's box changes: worlds then rebuild their sensor index
+    _FIELDS = ("x", "y", "w", "h")
 
     def __init__(self, x: float, y: float, w: float, h: float, name: str = "", data: Any = None):
-        self._box = (float(x), float(y), float(w), float(h))
-        self.name = name
+        self._box = tuple(self._valid(i, v) for i, v in enumerate((x, y, w, h)))
+        self.name = _check.text("Trigger", "name", name)
         self.data = data
         Trigger.moves += 1
 
+    def _valid(self, i: int, value) -> float:
+        name = self._FIELDS[i]
+        if i < 2:
+            return _check.number("Trigger", name, value)
+        return _check.size("Trigger", name, value, zero=True)
+
     def _replace(self, i: int, value: float) -> None:
         box = list(self._box)
-        box[i] = float(value)
+        box[i] = self._valid(i, value)
         self._box = tuple(box)
         Trigger.moves += 1
 

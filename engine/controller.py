@@ -17,18 +17,9 @@ from __future__ import annotations
 from . import _motion
 from .bodies import Buttons, Character
 
-__all__ = ["StepFlags", "control"]
+__all__ = ["control"]
 
 NEVER = 1 << 30
-
-
-class StepFlags:
-    """What one character did this step (the world collects these into StepResult)."""
-
-    __slots__ = ("dropped", "jumped", "landed")
-
-    def __init__(self):
-        self.jumped = self.landed = self.dropped = False
 
 
 def _approach(value: float, target: float, amount: float) -> float:
@@ -41,9 +32,12 @@ def _clamp(v: float, limit: float) -> float:
     return max(-limit, min(limit, v))
 
 
-def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFlags:
-    """Advance one Character by one fixed step. ``d`` is ``feel.derived`` (passed in: computed once)."""
-    flags = StepFlags()
+def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> tuple[bool, bool, bool]:
+    """Advance one Character by one fixed step. ``d`` is ``feel.derived`` (passed in: computed once).
+
+    Returns ``(jumped, landed, dropped)`` for this step (the world collects them into StepResult).
+    """
+    landed = dropped = False
     dt = d.dt
     run, jump, fall = feel.run, feel.jump, feel.fall
     was_grounded = ch.on_ground
@@ -65,7 +59,8 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
         ground = ch.ground
         if buttons.down and was_grounded and ground is not None and ground.one_way:
             ch.drop_left = d.drop_steps
-            flags.dropped = True
+            ch.drop_platform = ground.platform  # ignored until the feet are below its top, however long
+            dropped = True
         else:
             ch.vy = -d.takeoff_speed
             if was_grounded and ground is not None and ground.platform is not None:
@@ -74,7 +69,6 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
                 ch.vy += max(-feel.platforms.lift_cap_y, min(0.0, p.vy))
             ch.jumping = True
             jumped = True
-            flags.jumped = True
         ch.since_press = None
         ch.air_steps = NEVER
         ch.on_ground = False
@@ -125,61 +119,45 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> StepFl
 
     # -- move -----------------------------------------------------------------------------------------
     drop = ch.drop_left > 0
+    skip = ch.drop_platform
     if dy < 0.0 and jump.corner_correction > 0.0:
         _correct_corner(ch, dy, jump.corner_correction, grid, platforms)
-    hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop)
+    hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip)
     if hit_y is not None and hit_y.normal[1] > 0:
         ch.jumping = False  # head bonk ends the jump
 
     # -- ground snap (walking down slopes) and the new ground state --------------------------------
-    feet = ch.y + ch.h
-    if was_grounded and not jumped and ch.vy >= 0.0 and not drop:
-        snap = abs(ch.x - x_before) + ch.w * 0.5 + 0.5
-        sup = _motion.find_support(grid, platforms, None, ch.x, ch.w, feet, feet + snap, drop)
-    else:
-        sup = _motion.find_support(grid, platforms, None, ch.x, ch.w, feet, feet + _motion.EPS, drop) \
-            if ch.vy >= 0.0 else None
-    if sup is not None:
-        ch.y = _motion.place_before(sup[0], ch.h)
-        ch.vy = 0.0
-        ch.on_ground = True
-        ch.ground = sup[1]
+    if _motion.land(grid, platforms, ch, was_grounded, ch.x - x_before, drop, skip):
         ch.air_steps = 0
         ch.jumping = False
         if not was_grounded:
-            flags.landed = True
-    else:
-        ch.on_ground = False
-        ch.ground = None
-        if ch.air_steps < NEVER:
-            ch.air_steps += 1
+            landed = True
+    elif ch.air_steps < NEVER:
+        ch.air_steps += 1
+    if skip is not None and (ch.on_ground or ch.y > skip.y):
+        ch.drop_platform = None  # wholly below the top dropped through (or standing elsewhere): it counts again
     if ch.drop_left > 0:
         ch.drop_left -= 1
     ch.coyote_left = d.coyote_steps if ch.on_ground else max(0, d.coyote_steps - ch.air_steps)
     ch.buffer_left = 0 if ch.since_press is None else max(0, d.buffer_steps + 1 - ch.since_press)
-    return flags
+    return jumped, landed, dropped
 
 
 def _correct_corner(ch: Character, dy: float, limit: float, grid, platforms) -> None:
-    """Rising into a ceiling corner by at most ``limit`` px: slide sideways around it."""
+    """Rising into a ceiling corner by at most ``limit`` px: slide sideways around it.
+
+    The nudge is an ordinary swept sideways move (never through a thin wall), taken only when it is
+    free all the way, needs no slope lift and clears the ceiling.
+    """
     ceiling = _motion.find_ceiling(grid, platforms, None, ch.x, ch.w, ch.y, ch.y + dy)
     if ceiling == -_motion.INF:
         return
     prefer = 1 if ch.vx > 0 else -1 if ch.vx < 0 else ch.facing
-    steps = int(limit)
-    for shift in range(1, steps + 1):
+    x0, y0 = ch.x, ch.y
+    for shift in range(1, int(limit) + 1):
         for sign in (prefer, -prefer):
-            nx = ch.x + sign * shift
-            if grid.solid_overlaps(nx, ch.y, ch.w, ch.h) or \
-                    _motion.overlaps_solid_platform(platforms, nx, ch.y, ch.w, ch.h):
-                continue
-            x0 = ch.x
-            ch.x = nx
-            under_slope = _motion.slope_lift(grid, ch) > 0.0  # never nudge the feet into a slope
-            ch.x = x0
-            if under_slope:
-                continue
-            if _motion.find_ceiling(grid, platforms, None, nx, ch.w, ch.y, ch.y + dy) == -_motion.INF:
-                ch.x = nx
+            nx = x0 + sign * shift
+            if _motion.move_x(grid, platforms, ch, nx) is None and ch.x == nx and ch.y == y0 \
+                    and _motion.find_ceiling(grid, platforms, None, nx, ch.w, y0, y0 + dy) == -_motion.INF:
                 return
-
+            ch.x, ch.y = x0, y0

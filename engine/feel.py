@@ -30,14 +30,23 @@ def _knob(default: float, unit: str, lo: float, hi: float, doc: str):
     return field(default=default, metadata={"unit": unit, "min": lo, "max": hi, "doc": doc})
 
 
+class _Section:
+    """Checks every knob on construction, so ``Jump(height=-1)`` fails as loudly as a bad feel file."""
+
+    def __post_init__(self):
+        section = type(self).__name__.lower()
+        for f in fields(self):
+            object.__setattr__(self, f.name, _check(f"{section}.{f.name}", f, getattr(self, f.name)))
+
+
 @dataclass(frozen=True)
-class Physics:
+class Physics(_Section):
     hz: int = _knob(60, "Hz", 10, 1000, "fixed simulation steps per second")
     max_frame_time: float = _knob(0.25, "s", 0.02, 1.0, "longest frame time simulated (spiral-of-death guard)")
 
 
 @dataclass(frozen=True)
-class Run:
+class Run(_Section):
     max_speed: float = _knob(150.0, "px/s", 10.0, 1000.0, "top running speed")
     ground_accel: float = _knob(1600.0, "px/s^2", 50.0, 20000.0, "speeding up on the ground")
     ground_decel: float = _knob(2200.0, "px/s^2", 50.0, 20000.0, "slowing down on the ground, no input")
@@ -48,7 +57,7 @@ class Run:
 
 
 @dataclass(frozen=True)
-class Jump:
+class Jump(_Section):
     height: float = _knob(48.0, "px", 4.0, 400.0, "apex of a held jump from flat ground")
     time_to_apex: float = _knob(0.40, "s", 0.1, 2.0, "time a held jump takes to reach its apex")
     coyote_time: float = _knob(0.10, "s", 0.0, 0.5, "after leaving a ledge, a jump still counts")
@@ -60,7 +69,7 @@ class Jump:
 
 
 @dataclass(frozen=True)
-class Fall:
+class Fall(_Section):
     gravity_multiplier: float = _knob(1.6, "ratio", 1.0, 5.0, "gravity while falling, relative to rising")
     max_speed: float = _knob(360.0, "px/s", 50.0, 2000.0, "terminal falling speed")
     fast_gravity_multiplier: float = _knob(1.5, "ratio", 1.0, 5.0, "extra gravity while holding down")
@@ -68,7 +77,7 @@ class Fall:
 
 
 @dataclass(frozen=True)
-class Platforms:
+class Platforms(_Section):
     drop_through_time: float = _knob(0.20, "s", 0.02, 1.0, "one-way platforms ignored after down+jump")
     lift_cap_x: float = _knob(200.0, "px/s", 0.0, 1000.0, "most horizontal platform speed a jump inherits")
     lift_cap_y: float = _knob(130.0, "px/s", 0.0, 1000.0, "most upward platform speed a jump inherits")
@@ -105,6 +114,12 @@ class FeelConfig:
     jump: Jump = field(default_factory=Jump)
     fall: Fall = field(default_factory=Fall)
     platforms: Platforms = field(default_factory=Platforms)
+
+    def __post_init__(self):
+        for name, section in _SECTIONS.items():
+            value = getattr(self, name)
+            if not isinstance(value, section):
+                raise ConfigError(name, f"expected a {section.__name__}(...) section, got {_describe(value)}")
 
     # -- loading ---------------------------------------------------------------------------------------
     @classmethod

@@ -5,16 +5,26 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from . import _check
+
 __all__ = ["Rect", "lerp", "overlaps", "place_after", "place_before"]
 
 
-class Rect(NamedTuple):
-    """An axis-aligned box: top-left corner and size, in px (y grows downward)."""
-
+class _RectFields(NamedTuple):
     x: float
     y: float
     w: float
     h: float
+
+
+class Rect(_RectFields):
+    """An axis-aligned box: top-left corner and size (>= 0), in px (y grows downward)."""
+
+    __slots__ = ()
+
+    def __new__(cls, x: float, y: float, w: float, h: float):
+        return super().__new__(cls, _check.number("Rect", "x", x), _check.number("Rect", "y", y),
+                               _check.size("Rect", "w", w, zero=True), _check.size("Rect", "h", h, zero=True))
 
     @property
     def right(self) -> float:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from . import _check
 from .geometry import Rect
 
 __all__ = ["Path", "Platform"]
@@ -28,19 +29,28 @@ class Path:
 
     def __init__(self, points: Sequence[tuple[float, float]], speed: float, mode: str = "ping-pong",
                  wait: float = 0.0):
-        pts = [(float(x), float(y)) for x, y in points]
+        example = "e.g. Path([(0, 0), (64, 0)], speed=40)"
+        try:
+            items = list(points) if not isinstance(points, (str, bytes)) else None
+        except TypeError:
+            items = None
+        if items is None:
+            raise TypeError(f"Path: points must be a list of (x, y) pairs, {example}; got {type(points).__name__}")
+        pts = []
+        for i, pt in enumerate(items):
+            try:
+                px, py = pt
+            except (TypeError, ValueError):
+                raise TypeError(f"Path: points[{i}] must be an (x, y) pair of px, got {pt!r}") from None
+            pts.append((_check.number("Path", f"points[{i}] x", px), _check.number("Path", f"points[{i}] y", py)))
         if not pts:
-            raise ValueError("a path needs at least one point, e.g. Path([(0, 0), (64, 0)], speed=40)")
+            raise ValueError(f"Path: points is empty; a path needs at least one point, {example}")
         if mode not in MODES:
-            raise ValueError(f"path mode {mode!r} is unknown; use 'ping-pong' or 'loop'")
-        if not (speed >= 0 and math.isfinite(speed)):
-            raise ValueError(f"path speed must be a finite number >= 0 px/s, got {speed!r}")
-        if not (wait >= 0 and math.isfinite(wait)):
-            raise ValueError(f"path wait must be a finite number >= 0 s, got {wait!r}")
+            raise ValueError(f"Path: mode {mode!r} is unknown; use 'ping-pong' or 'loop'")
         self.points = pts
-        self.speed = float(speed)
+        self.speed = _check.size("Path", "speed", speed, zero=True, unit="px/s")
         self.mode = mode
-        self.wait = float(wait)
+        self.wait = _check.size("Path", "wait", wait, zero=True, unit="s")
 
 
 class Platform:
@@ -48,6 +58,7 @@ class Platform:
 
     __slots__ = (
         "_dir",
+        "_seen",
         "_target",
         "_wait_left",
         "data",
@@ -66,18 +77,21 @@ class Platform:
 
     def __init__(self, x: float, y: float, w: float, h: float, path: Path | None = None, *,
                  one_way: bool = False, name: str = "", data=None):
-        if not (w > 0 and h > 0):
-            raise ValueError(f"platform size must be positive, got w={w!r} h={h!r}")
-        self.x, self.y, self.w, self.h = float(x), float(y), float(w), float(h)
+        self.x, self.y = _check.number("Platform", "x", x), _check.number("Platform", "y", y)
+        self.w, self.h = _check.size("Platform", "w", w), _check.size("Platform", "h", h)
+        if path is not None and not isinstance(path, Path):
+            raise TypeError(f"Platform: path must be a Path (or None to stand still), got {type(path).__name__}; "
+                            f"e.g. Path([(x0, y0), (x1, y1)], speed=40)")
         self.path = path or Path([(x, y)], speed=0.0)
-        self.one_way = one_way
-        self.name = name
+        self.one_way = _check.flag("Platform", "one_way", one_way)
+        self.name = _check.text("Platform", "name", name)
         self.data = data
         self.prev_x, self.prev_y = self.x, self.y
         self.vx = self.vy = 0.0  # px/s over the last step
         self._target = 1 if len(self.path.points) > 1 else 0  # index of the point we head to
         self._dir = 1
         self._wait_left = 0.0
+        self._seen = None  # (x, y, w, h, one_way) after the last step: a change by hand is noticed
 
     @property
     def rect(self) -> Rect:
@@ -89,11 +103,18 @@ class Platform:
     def next_position(self, dt: float) -> tuple[float, float]:
         """Advance along the path by one step of ``dt`` s; returns the new position (and updates the
         path state, not x/y: the world moves the box so it can carry and push)."""
+        route = self._travel(dt)
+        return route[-1] if route else (self.x, self.y)
+
+    def _travel(self, dt: float) -> list[tuple[float, float]]:
+        """Advance along the path by one step of ``dt`` s; returns the points passed, in order: the path
+        corners reached this step, then where it stops (empty when it does not move)."""
         path = self.path
         pts = path.points
         if len(pts) < 2 or path.speed <= 0.0:
-            return self.x, self.y
+            return []
         x, y = self.x, self.y
+        route = []
         budget = dt
         for _ in range(4 * len(pts) + 8):  # bounded: at most a few laps per step
             if budget <= 0.0:
@@ -109,12 +130,14 @@ class Platform:
             if dist > reach:
                 x += (tx - x) * (reach / dist)
                 y += (ty - y) * (reach / dist)
-                budget = 0.0
+                route.append((x, y))
                 break
+            if dist > 0.0:
+                route.append((tx, ty))
             x, y = tx, ty
             budget -= dist / path.speed
             self._advance_target()
-        return x, y
+        return route
 
     def _advance_target(self) -> None:
         pts, path = self.path.points, self.path

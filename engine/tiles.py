@@ -7,12 +7,16 @@ access, and every query touches only the tiles a box covers, never the whole map
 
 from __future__ import annotations
 
+import hashlib
 import math
 from enum import IntEnum
+from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["GridError", "TileGrid", "TileKind"]
+from . import _check
+
+__all__ = ["Edges", "GridError", "TileGrid", "TileKind"]
 
 
 class TileKind(IntEnum):
@@ -27,6 +31,27 @@ class GridError(ValueError):
 
 
 EMPTY, SOLID, ONE_WAY, SLOPE = 0, 1, 2, 3
+
+
+class _EdgeFields(NamedTuple):
+    left: bool = True
+    right: bool = True
+    top: bool = False
+    bottom: bool = False
+
+
+class Edges(_EdgeFields):
+    """What lies beyond each side of the map: True = a solid wall, False = open (empty space).
+
+    The default, ``Edges()``, walls the left and right sides and leaves the top and bottom open: nothing
+    walks off the side of the world, and what falling out of the bottom means is the game's call.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, left=True, right=True, top=False, bottom=False):
+        return super().__new__(cls, *(_check.flag("Edges", name, v) for name, v in
+                                      zip(_EdgeFields._fields, (left, right, top, bottom), strict=True)))
 
 # ASCII legend for TileGrid.from_ascii: char -> (kind, slope_left, slope_right) as fractions of a tile.
 ASCII_LEGEND: dict[str, tuple[int, float, float]] = {
@@ -48,10 +73,10 @@ class TileGrid:
 
     ``kinds[row, col]`` is a :class:`TileKind`. For SLOPE tiles, ``slope_left`` / ``slope_right`` give
     the surface height in px above the tile's bottom edge at its left / right edge (0..tile_size).
-    Outside the map every tile is EMPTY.
+    Outside the map there are no tiles (``kind_at`` says EMPTY); ``edges`` says which sides are walls.
     """
 
-    def __init__(self, kinds, tile_size: int = 16, slope_left=None, slope_right=None):
+    def __init__(self, kinds, tile_size: int = 16, slope_left=None, slope_right=None, edges: Edges | None = None):
         if isinstance(tile_size, bool) or not isinstance(tile_size, (int, np.integer)) or tile_size <= 0:
             raise GridError(f"tile_size must be a positive whole number of px, got {tile_size!r}")
         try:
@@ -97,11 +122,23 @@ class TileGrid:
         self.slope_right = sr
         for arr in (self.kinds, self.slope_left, self.slope_right):
             arr.setflags(write=False)
+        if edges is None:
+            edges = Edges()
+        elif not isinstance(edges, Edges):
+            raise GridError(f"edges must be Edges(left=..., right=..., top=..., bottom=...), got {edges!r}")
+        self.edges = edges
+        # Hot-path bounds: a box must stay within these (the walls); open sides are infinitely far.
+        self._x_lo = 0.0 if edges.left else -math.inf
+        self._x_hi = float(self.width) if edges.right else math.inf
+        self._y_lo = 0.0 if edges.top else -math.inf
+        self._y_hi = float(self.height) if edges.bottom else math.inf
+        self._digest = None
         # Hot-path mirrors: flat row-major lists.
         self._k = [int(v) for v in self.kinds.ravel()]
         self._sl = [float(v) for v in sl.ravel()]
         self._sr = [float(v) for v in sr.ravel()]
-        self._build_edges()
+        self._slope_rows = [bool(v) for v in (k == SLOPE).any(axis=1)]  # rows holding any slope tile
+        self._build_joins()
 
     @staticmethod
     def _heights(values, shape, name):
@@ -115,7 +152,7 @@ class TileGrid:
             raise GridError(f"{name} has shape {arr.shape} but kinds has shape {shape}; give one height per tile")
         return arr
 
-    def _build_edges(self) -> None:
+    def _build_joins(self) -> None:
         """Precompute where slopes meet their neighbours.
 
         ``_wall_l[i]`` / ``_wall_r[i]``: for a slope tile, the (low, high) heights above the tile's bottom
@@ -156,17 +193,23 @@ class TileGrid:
 
     # -- construction helpers --------------------------------------------------------------------------
     @classmethod
-    def from_ascii(cls, text: str, tile_size: int = 16, legend: dict | None = None) -> TileGrid:
+    def from_ascii(cls, text: str, tile_size: int = 16, legend: dict | None = None,
+                   edges: Edges | None = None) -> TileGrid:
         """Build a grid from ASCII art, one character per tile.
 
         Default legend: ``.``/space empty, ``#`` solid, ``=`` one-way, ``/`` and ``\\`` 45° slopes,
-        ``p q`` a shallow pair rising right (0->8, 8->16 on 16 px tiles), ``d b`` rising left.
-        ``legend`` maps extra characters to ``(kind, left_fraction, right_fraction)``.
+        ``pq`` a shallow pair rising right (0->8, 8->16 on 16 px tiles), ``db`` rising left.
+        ``legend`` maps extra characters to a kind (``TileKind.SOLID``) or, for slopes,
+        ``(TileKind.SLOPE, left_fraction, right_fraction)`` of a tile.
         Leading/trailing blank lines are dropped; short lines are padded with empty tiles.
         """
+        if not isinstance(text, str):
+            raise GridError(f"from_ascii needs the map as a string, got {type(text).__name__}")
         table = dict(ASCII_LEGEND)
         if legend:
-            table.update(legend)
+            if not isinstance(legend, dict):
+                raise GridError(f"legend must be a dict of character -> kind, got {type(legend).__name__}")
+            table.update({ch: _legend_entry(ch, entry) for ch, entry in legend.items()})
         lines = text.split("\n")
         while lines and not lines[0].strip():
             lines.pop(0)
@@ -187,7 +230,7 @@ class TileGrid:
                 kinds[r, c] = kind
                 left[r, c] = lf * tile_size
                 right[r, c] = rf * tile_size
-        return cls(kinds, tile_size, left, right)
+        return cls(kinds, tile_size, left, right, edges)
 
     # -- queries ---------------------------------------------------------------------------------------
     def kind_at(self, col: int, row: int) -> TileKind:
@@ -205,7 +248,10 @@ class TileGrid:
         return (row + 1) * ts - (self._sl[i] + (self._sr[i] - self._sl[i]) * u / ts)
 
     def solid_overlaps(self, x: float, y: float, w: float, h: float) -> bool:
-        """True if the box strictly overlaps any SOLID tile (touching does not count)."""
+        """True if the box strictly overlaps any SOLID tile or reaches past a wall edge (touching does not
+        count)."""
+        if x < self._x_lo or x + w > self._x_hi or y < self._y_lo or y + h > self._y_hi:
+            return True
         ts, cols, k = self.tile_size, self.cols, self._k
         c0, c1 = max(0, math.floor(x / ts)), min(self.cols - 1, math.ceil((x + w) / ts) - 1)
         r0, r1 = max(0, math.floor(y / ts)), min(self.rows - 1, math.ceil((y + h) / ts) - 1)
@@ -227,8 +273,38 @@ class TileGrid:
                 if kind:
                     yield c, r, TileKind(kind)
 
+    def digest(self) -> bytes:
+        """A digest of everything in the grid (tiles, slope heights, tile size, edges); for state hashes."""
+        if self._digest is None:
+            h = hashlib.sha256(repr((self.tile_size, self.kinds.shape, tuple(self.edges))).encode())
+            for arr in (self.kinds, self.slope_left, self.slope_right):
+                h.update(np.ascontiguousarray(arr).tobytes())
+            self._digest = h.digest()
+        return self._digest
+
     def __deepcopy__(self, memo):
         return self  # immutable: clones of a world share it
 
     def __repr__(self) -> str:
         return f"TileGrid({self.rows} rows x {self.cols} cols, {self.tile_size} px tiles)"
+
+
+def _legend_entry(ch, entry) -> tuple[int, float, float]:
+    """A legend value as ``(kind, left_fraction, right_fraction)``: a bare kind is a flat tile."""
+    if not isinstance(ch, str) or len(ch) != 1:
+        raise GridError(f"legend keys must be single characters, got {ch!r}")
+    if isinstance(entry, (tuple, list)):
+        if len(entry) != 3:
+            raise GridError(f"legend {ch!r}: expected (kind, left_fraction, right_fraction), got {entry!r}")
+        kind, lf, rf = entry
+    else:
+        kind, lf, rf = entry, 0.0, 0.0
+    if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)) or not EMPTY <= kind <= SLOPE:
+        raise GridError(f"legend {ch!r}: unknown kind {kind!r}; use TileKind.EMPTY, SOLID, ONE_WAY or SLOPE")
+    if kind == SLOPE and not isinstance(entry, (tuple, list)):
+        raise GridError(f"legend {ch!r}: a slope needs its surface heights, e.g. "
+                        f"(TileKind.SLOPE, 0.0, 0.5) for fractions of a tile at its left and right edges")
+    for name, f in (("left_fraction", lf), ("right_fraction", rf)):
+        if isinstance(f, bool) or not isinstance(f, (int, float, np.number)) or not 0.0 <= f <= 1.0:
+            raise GridError(f"legend {ch!r}: {name} must be a number in 0..1 (a fraction of a tile), got {f!r}")
+    return int(kind), float(lf), float(rf)

@@ -1,11 +1,15 @@
 """World: owns the grid, actors, platforms and triggers, and steps them in one fixed order.
 
 Step order (``World.step``):
-1. every body's previous position <- its current one (for render interpolation);
-2. platforms, in the order added: follow their path (X then Y), carrying riders, pushing actors in the
-   way, reporting actors crushed against tiles or other platforms as squished;
-3. actors, in the order added: a Character runs the controller, a plain Actor falls; each moves
-   Y then X against tiles and platforms;
+1. every body's previous position <- its current one (for render interpolation); an actor the engine
+   did not leave where it is now (placed, teleported, resized, or a platform moved by hand) and found
+   inside solid geometry is moved to the nearest free spot within reach (a tile, or
+   half its size if larger), or reported squished;
+2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
+   carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
+   reporting actors crushed against anything solid as squished;
+3. actors, in the order added (squished ones stay pinned this step): a Character runs the controller, a
+   plain Actor falls; each moves Y then X against tiles and platforms, then lands or snaps to the ground;
 4. triggers, in the order added, against actors in the order added: enter / stay / exit.
 Same grid, feel and inputs give bit-identical states (``state_hash``).
 """
@@ -19,7 +23,7 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _motion, _snapshot
+from . import _check, _motion, _snapshot
 from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
 from .controller import control
 from .feel import FeelConfig
@@ -32,8 +36,8 @@ __all__ = ["StepResult", "World"]
 
 class StepResult(NamedTuple):
     step: int  # the step just taken, numbered from 1
-    triggers: list  # [TriggerEvent]
-    squished: list  # [Actor] crushed by a platform this step
+    triggers: list  # [TriggerEvent] in order: by trigger as added, then by actor as added
+    squished: list  # [Actor] crushed by a platform, or found inside solid geometry with no way out
     jumped: list  # [Character]
     landed: list  # [Character]
     dropped: list  # [Character] dropped through a one-way platform
@@ -42,144 +46,216 @@ class StepResult(NamedTuple):
 class World:
     """Everything that moves, on one tile grid, stepped at the feel's fixed rate."""
 
+    _PUSH_STEP = 4.0  # px: a platform moving further in one step moves in pieces, so it cannot jump
+    #                   over an actor it should push
+    _CELL = 64  # px, side of a broadphase cell for triggers
+
     def __init__(self, grid: TileGrid, feel: FeelConfig | None = None):
         if not isinstance(grid, TileGrid):
             raise TypeError("World needs a TileGrid; build one with TileGrid(kinds) or TileGrid.from_ascii(text)")
         self.grid = grid
-        self.feel = feel or FeelConfig()
+        self.feel = self._valid_feel(feel)
         self._derived = self.feel.derived
         self.actors: list[Actor] = []
         self.platforms: list[Platform] = []
         self.triggers: list[Trigger] = []
+        self._members: set = set()  # every actor, platform and trigger in this world (identity)
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
         self._sensor_cells: dict[tuple[int, int], list[Trigger]] = {}  # broadphase: cell -> triggers
         self._sensor_order: dict[Trigger, int] = {}
         self._sensor_moves = -1  # Trigger.moves when the index was built
         self.steps = 0
 
+    @staticmethod
+    def _valid_feel(feel) -> FeelConfig:
+        if feel is None:
+            return FeelConfig()
+        if not isinstance(feel, FeelConfig):
+            raise TypeError(f"World: feel must be a FeelConfig (or None for the defaults), got {type(feel).__name__}; "
+                            f"e.g. FeelConfig.from_dict({{'jump': {{'height': 56}}}})")
+        return feel
+
     # -- membership ------------------------------------------------------------------------------------
     def add(self, obj):
         """Add an Actor/Character, Platform or Trigger; returns it."""
         if isinstance(obj, Actor):
             bucket = self.actors
+            obj._clear = None  # checked for solid geometry at its first step
         elif isinstance(obj, Platform):
             bucket = self.platforms
+            obj._seen = None  # a new platform may sit on actors: they are checked next step
         elif isinstance(obj, Trigger):
             bucket = self.triggers
             self._sensor_moves = -1
         else:
             raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform "
                             f"or Trigger")
-        if any(o is obj for o in bucket):
+        if obj in self._members:
             raise ValueError(f"{obj!r} is already in this world")
         bucket.append(obj)
+        self._members.add(obj)
         return obj
 
     def remove(self, obj) -> None:
+        """Take an actor, platform or trigger out of the world (an actor leaves its triggers silently)."""
+        if obj not in self._members:
+            raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
+        self._members.discard(obj)
         for bucket in (self.actors, self.platforms, self.triggers):
             for i, o in enumerate(bucket):
                 if o is obj:
                     del bucket[i]
-                    if isinstance(obj, Trigger):
-                        self._inside = {pair for pair in self._inside if pair[0] is not obj}
-                        self._sensor_moves = -1
-                    elif isinstance(obj, Actor):
-                        self._inside = {pair for pair in self._inside if pair[1] is not obj}
-                        if obj.ground is not None and obj.ground.platform is not None:
-                            obj.ground = None
-                    elif isinstance(obj, Platform):
-                        for a in self.actors:
-                            if a.ground is not None and a.ground.platform is obj:
-                                a.ground, a.on_ground = None, False
-                    return
-        raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
+                    break
+        if isinstance(obj, Trigger):
+            self._inside = {pair for pair in self._inside if pair[0] is not obj}
+            self._sensor_moves = -1
+        elif isinstance(obj, Actor):
+            self._inside = {pair for pair in self._inside if pair[1] is not obj}
+            if obj.ground is not None and obj.ground.platform is not None:
+                obj.ground = None
+            obj.drop_platform = None
+        elif isinstance(obj, Platform):
+            for a in self.actors:
+                if a.ground is not None and a.ground.platform is obj:
+                    a.ground, a.on_ground = None, False
+                if a.drop_platform is obj:
+                    a.drop_platform = None
 
     def set_feel(self, feel: FeelConfig) -> None:
         """Retune live: positions, velocities and timers in steps are kept."""
-        self.feel = feel
-        self._derived = feel.derived
+        self.feel = self._valid_feel(feel)
+        self._derived = self.feel.derived
 
     @property
     def dt(self) -> float:
+        """s per step: 1 / feel.physics.hz."""
         return self._derived.dt
 
     # -- stepping --------------------------------------------------------------------------------------
     def step(self, inputs: Buttons | Mapping[Character, Buttons] | None = None) -> StepResult:
-        """Advance one fixed step. ``inputs``: one Buttons for every Character, or a dict per character."""
+        """Advance one fixed step. ``inputs``: one Buttons for every Character, or a dict per character
+        (characters left out hold nothing); None holds nothing."""
+        by_actor = inputs is not None and inputs.__class__ is not Buttons and self._check_inputs(inputs)
         self.steps += 1
         grid, platforms, d = self.grid, self.platforms, self._derived
+        squished: list[Actor] = []
+        stale = False
+        for p in platforms:
+            p.prev_x, p.prev_y = p.x, p.y
+            if p._seen != (p.x, p.y, p.w, p.h, p.one_way):
+                stale = True  # added, moved or resized by hand: actors under it are checked
         for a in self.actors:
             a.prev_x, a.prev_y = a.x, a.y
             a.squished = False
-        for p in platforms:
-            p.prev_x, p.prev_y = p.x, p.y
+            if stale or a._clear != (a.x, a.y, a.w, a.h):
+                self._unstick(a, squished)
 
-        squished: list[Actor] = []
         for p in platforms:
             self._move_platform(p, d.dt, squished)
+            p._seen = (p.x, p.y, p.w, p.h, p.one_way)
 
         jumped, landed, dropped = [], [], []
-        by_actor = isinstance(inputs, Mapping)
         for a in self.actors:
+            if a.squished:  # pinned: crushed this step
+                a.contacts = []
+                continue
+            if a.vx - a.vx != 0.0 or a.vy - a.vy != 0.0:  # NaN or inf (set by hand)
+                raise ValueError(f"{a!r} has velocity vx={a.vx!r} vy={a.vy!r}; velocities must be finite px/s")
             if isinstance(a, Character):
                 if by_actor:
                     buttons = inputs.get(a, NO_BUTTONS)
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
-                flags = control(a, buttons, self.feel, d, grid, platforms)
-                if flags.jumped:
+                did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, platforms)
+                if did_jump:
                     jumped.append(a)
-                if flags.landed:
+                if did_land:
                     landed.append(a)
-                if flags.dropped:
+                if did_drop:
                     dropped.append(a)
             else:
                 self._move_plain(a, d)
+            a._clear = (a.x, a.y, a.w, a.h)
 
         events = self._sense() if self.triggers else []
         return StepResult(self.steps, events, squished, jumped, landed, dropped)
 
+    def _check_inputs(self, inputs) -> bool:
+        """Validate ``step``'s argument; returns True for a per-character dict."""
+        if inputs is None or isinstance(inputs, Buttons):
+            return False
+        if not isinstance(inputs, Mapping):
+            raise TypeError(f"world.step() takes Buttons (held by every Character), a dict {{character: Buttons}} "
+                            f"or None; got {type(inputs).__name__} {inputs!r}")
+        for who, buttons in inputs.items():
+            if not isinstance(who, Character):
+                raise ValueError(f"world.step(): {who!r} is not a Character; only Characters read Buttons "
+                                 f"(move a plain Actor by setting its vx / vy)")
+            if who not in self._members:
+                raise ValueError(f"world.step(): {who!r} is not in this world; call world.add(character) first")
+            if not isinstance(buttons, Buttons):
+                raise TypeError(f"world.step(): the buttons for {who!r} must be Buttons(...), "
+                                f"got {type(buttons).__name__} {buttons!r}")
+        return True
+
+    def _unstick(self, a: Actor, squished: list) -> None:
+        """An actor the engine did not leave where it is: check its numbers, then move it out of solid
+        geometry to the nearest free spot within ``_unstick_reach``, or report it squished (pinned)."""
+        for name in ("x", "y", "w", "h"):
+            v = getattr(a, name)
+            if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
+                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
+                raise ValueError(f"{a!r}: {name} must be {what}, got {v!r}; set it (or use actor.teleport(x, y))")
+        x, y = a.x, a.y
+        if _motion.depenetrate(self.grid, self.platforms, a, self._unstick_reach(a)):
+            if (a.x, a.y) != (x, y):
+                a.prev_x, a.prev_y = a.x, a.y  # a correction, not motion: no interpolation smear
+                a.on_ground, a.ground = False, None
+            a._clear = (a.x, a.y, a.w, a.h)
+        else:
+            self._squish(a, squished)
+
+    def _unstick_reach(self, actor: Actor) -> float:
+        """px: how far a step may move an actor found inside solid geometry to a free spot: the larger of
+        one tile and half the actor's larger side."""
+        return max(float(self.grid.tile_size), 0.5 * max(actor.w, actor.h))
+
+    @staticmethod
+    def _squish(a: Actor, squished: list) -> None:
+        if not a.squished:
+            a.squished = True
+            squished.append(a)
+        a.vx = a.vy = 0.0
+        a._clear = None
+
     def settle(self, actor: Actor, reach: float | None = None) -> bool:
-        """Stand ``actor`` on the ground near where it is: lift it out of any solid tile or solid platform
-        it overlaps and onto a slope it is below, then drop it onto the ground at most ``reach`` px
-        (default: two tiles) below. For spawning and respawning. Returns True when it stands.
+        """Stand ``actor`` on the ground near where it is (spawns, respawns): move it out of solid geometry
+        to the nearest free spot within ``reach`` px (the same rule as a step: never through a wall), then
+        drop it onto the ground at most ``reach`` px below (default reach: two tiles). Returns True when
+        it stands; False leaves it where it was (inside geometry) or where it got free (no ground).
         """
+        if not isinstance(actor, Actor) or actor not in self._members:
+            raise ValueError(f"settle: {actor!r} is not an actor in this world; call world.add(actor) first")
         grid, platforms = self.grid, self.platforms
-        ts = grid.tile_size
-        reach = 2.0 * ts if reach is None else float(reach)
-        x0, y0 = actor.x, actor.y
-        lifted = 0.0
-        while self._overlaps_solid(actor):
-            feet = actor.y + actor.h
-            top = math.floor((feet - _motion.EPS) / ts) * ts  # the tile edge at or above the feet
-            for p in platforms:
-                if not p.one_way and overlaps(actor.x, actor.y, actor.w, actor.h, p.x, p.y, p.w, p.h):
-                    top = min(top, p.y)
-            lifted += feet - top
-            if lifted > reach:
-                actor.x, actor.y = x0, y0
-                return False
-            actor.y = place_before(top, actor.h)
-        actor.y -= _motion.slope_lift(grid, actor)
+        reach = 2.0 * grid.tile_size if reach is None else _check.size("settle", "reach", reach, zero=True)
+        if not _motion.depenetrate(grid, platforms, actor, reach):
+            return False
         feet = actor.y + actor.h
         sup = _motion.find_support(grid, platforms, None, actor.x, actor.w, feet, feet + reach, False)
+        actor.prev_x, actor.prev_y = actor.x, actor.y
+        actor._clear = (actor.x, actor.y, actor.w, actor.h)
         if sup is None:
             return False
         actor.y = place_before(sup[0], actor.h)
-        actor.prev_x, actor.prev_y = actor.x, actor.y
+        actor.prev_y = actor.y
+        actor._clear = (actor.x, actor.y, actor.w, actor.h)
         actor.vy = 0.0
         actor.on_ground, actor.ground = True, sup[1]
         if isinstance(actor, Character):
             actor.air_steps = 0
         return True
 
-    def _overlaps_solid(self, a: Actor) -> bool:
-        return self.grid.solid_overlaps(a.x, a.y, a.w, a.h) or \
-            _motion.overlaps_solid_platform(self.platforms, a.x, a.y, a.w, a.h)
-
     # -- triggers --------------------------------------------------------------------------------------
-    _CELL = 64  # px, side of a broadphase cell for triggers
-
     def _index_sensors(self) -> None:
         cell = self._CELL
         cells: dict[tuple[int, int], list[Trigger]] = {}
@@ -200,14 +276,20 @@ class World:
         """Enter / stay / exit for every (trigger, actor) pair, ordered by trigger then actor."""
         if self._sensor_moves != Trigger.moves:
             self._index_sensors()
-        cells, cell = self._sensor_cells, self._CELL
+        cells, cell, triggers = self._sensor_cells, self._CELL, self.triggers
         now: set[tuple[Trigger, Actor]] = set()
         for a in self.actors:
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            for key in self._cells_of(ax, ay, aw, ah, cell):
-                for t in cells.get(key, ()):
-                    if overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
-                        now.add((t, a))
+            span = (int((ax + aw) // cell) - int(ax // cell) + 1) * (int((ay + ah) // cell) - int(ay // cell) + 1)
+            if span > len(triggers):  # a big actor: testing every trigger is cheaper than its cells
+                near = triggers
+            elif span == 1:
+                near = cells.get((int(ax // cell), int(ay // cell)), ())
+            else:
+                near = [t for key in self._cells_of(ax, ay, aw, ah, cell) for t in cells.get(key, ())]
+            for t in near:
+                if overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
+                    now.add((t, a))
         before = self._inside
         self._inside = now
         if not now and not before:
@@ -228,7 +310,7 @@ class World:
         return [a for a in self.actors if (trigger, a) in self._inside]
 
     def _move_plain(self, a: Actor, d) -> None:
-        """A simple actor: gravity, then Y and X passes, no controller."""
+        """A plain actor: gravity, then the Y and X passes and the ground snap, with no controller."""
         grid, platforms = self.grid, self.platforms
         vy = a.vy
         if a.gravity:
@@ -238,116 +320,113 @@ class World:
             vy_new = vy
         dy = (vy + vy_new) * 0.5 * d.dt
         a.vy = vy_new
-        _motion.move(grid, platforms, a, a.vx * d.dt, dy, False)
-        feet = a.y + a.h
-        sup = _motion.find_support(grid, platforms, None, a.x, a.w, feet, feet + _motion.EPS, False) \
-            if a.vy >= 0.0 else None
-        a.on_ground = sup is not None
-        a.ground = sup[1] if sup is not None else None
+        was_grounded = a.on_ground
+        _hit, x_before = _motion.move(grid, platforms, a, a.vx * d.dt, dy, False)
+        _motion.land(grid, platforms, a, was_grounded, a.x - x_before)
 
     # -- platforms -------------------------------------------------------------------------------------
-    _PUSH_STEP = 4.0  # px: a platform moving further in one step moves in pieces, so it cannot jump
-    #                   over an actor it should push
-
     def _move_platform(self, p: Platform, dt: float, squished: list) -> None:
-        nx, ny = p.next_position(dt)
-        dx, dy = nx - p.x, ny - p.y
-        p.vx, p.vy = dx / dt, dy / dt
-        if dx == 0.0 and dy == 0.0:
-            return
-        riders = [a for a in self.actors if self._rides(a, p)]
-        span = max(abs(dx), abs(dy))
-        if span <= self._PUSH_STEP:  # the usual case: one piece
-            if dx != 0.0:
-                self._shift_platform(p, nx, p.y, riders, squished)
-            if dy != 0.0:
-                self._shift_platform(p, p.x, ny, riders, squished)
-            return
-        pieces = math.ceil(span / self._PUSH_STEP)
+        """Move a platform along the stretch of its path covered this step, corner to corner, in pieces of
+        at most ``_PUSH_STEP`` px (X then Y each), so what it carries and pushes follows the path."""
         x0, y0 = p.x, p.y
-        for k in range(1, pieces + 1):
-            tx = nx if k == pieces else x0 + dx * k / pieces
-            ty = ny if k == pieces else y0 + dy * k / pieces
-            if tx != p.x:
-                self._shift_platform(p, tx, p.y, riders, squished)
-            if ty != p.y:
-                self._shift_platform(p, p.x, ty, riders, squished)
+        route = p._travel(dt)
+        if not route:
+            p.vx = p.vy = 0.0
+            return
+        nx, ny = route[-1]
+        p.vx, p.vy = (nx - x0) / dt, (ny - y0) / dt
+        shift = self._shift_platform
+        px, py = x0, y0
+        for tx, ty in route:
+            span = max(abs(tx - px), abs(ty - py))
+            pieces = math.ceil(span / self._PUSH_STEP) if span > self._PUSH_STEP else 1
+            for k in range(1, pieces + 1):
+                sx = tx if k == pieces else px + (tx - px) * k / pieces
+                sy = ty if k == pieces else py + (ty - py) * k / pieces
+                if sx != p.x:
+                    shift(p, sx, p.y, squished)
+                if sy != p.y:
+                    shift(p, p.x, sy, squished)
+            px, py = tx, ty
 
-    @staticmethod
-    def _rides(a: Actor, p: Platform) -> bool:
-        """Standing on ``p``: grounded on it last step, or just placed (not yet grounded on anything)
-        with its feet on the platform's top."""
-        if a.on_ground:
-            return a.ground is not None and a.ground.platform is p
-        return a.vy >= 0.0 and abs(a.y + a.h - p.y) <= 1e-6 and p.x < a.x + a.w and a.x < p.x + p.w
-
-    def _shift_platform(self, p: Platform, nx: float, ny: float, riders: list, squished: list) -> None:
-        """Move a platform along one axis, carrying riders and pushing actors in the way."""
+    def _shift_platform(self, p: Platform, nx: float, ny: float, squished: list) -> None:
+        """Move a platform along one axis. Riders (standing on its top now) are carried and actors in the
+        way pushed, each by the ordinary collision-aware passes; one still inside a solid platform after
+        that is squished. One-way platforms carry and lift, never push or squish."""
         grid, platforms = self.grid, self.platforms
         dx, dy = nx - p.x, ny - p.y
-        old_top = p.y
+        top, left, right = p.y, p.x, p.x + p.w
         p.x, p.y = nx, ny
         for a in self.actors:
-            if any(a is r for r in riders):
-                if dx != 0.0:
-                    _motion.move_x(grid, platforms, a, dx, can_step=False, skip=p)
-                elif _motion.move_y(grid, platforms, a, dy, drop=True, skip=p) is None:
-                    a.y = place_before(p.y, a.h)  # exactly on top: no drift, no lag
+            if a.squished:
+                continue
+            feet = a.y + a.h
+            if a.vy >= 0.0 and -1e-6 <= feet - top <= 1e-6 and left < a.x + a.w and a.x < right \
+                    and a.drop_platform is not p and (not a.on_ground or a.ground is None or a.ground.platform is p):
+                # a rider: carried the same way, stopped by whatever stops any move
+                if dx:
+                    _motion.move_x(grid, platforms, a, a.x + dx, False, p)
+                else:
+                    _motion.move_y(grid, platforms, a, place_before(ny, a.h), False, p)
                 if p.one_way:
                     continue
             elif p.one_way:
-                feet = a.y + a.h
-                if dy < 0.0 and feet <= old_top + _motion.EPS and feet > p.y \
-                        and p.x < a.x + a.w and a.x < p.x + p.w:
-                    if _motion.move_y(grid, platforms, a, p.y - feet, drop=True, skip=p) is None:
-                        a.y = place_before(p.y, a.h)
-                        a.vy = min(a.vy, 0.0) if a.vy < 0.0 else 0.0
+                if dy < 0.0 and top + _motion.EPS >= feet > ny and nx < a.x + a.w and a.x < nx + p.w \
+                        and a.drop_platform is not p:
+                    # a rising one-way top reaching feet that were on or above it: lifts the actor
+                    if _motion.move_y(grid, platforms, a, place_before(ny, a.h), False, p) is None:
+                        a.vy = min(a.vy, 0.0)
                         a.on_ground, a.ground = True, Ground("platform", p, True)
                 continue
-            if not overlaps(a.x, a.y, a.w, a.h, p.x, p.y, p.w, p.h):
+            elif not overlaps(a.x, a.y, a.w, a.h, nx, ny, p.w, p.h):
                 continue
-            if dx > 0.0:
-                hit = _motion.move_x(grid, platforms, a, p.x + p.w - a.x, can_step=False, skip=p)
-                if hit is None:
-                    a.x = p.x + p.w
+            elif dx > 0.0:
+                _motion.move_x(grid, platforms, a, nx + p.w, a.on_ground, p)
             elif dx < 0.0:
-                hit = _motion.move_x(grid, platforms, a, p.x - (a.x + a.w), can_step=False, skip=p)
-                if hit is None:
-                    a.x = place_before(p.x, a.w)
+                _motion.move_x(grid, platforms, a, place_before(nx, a.w), a.on_ground, p)
             elif dy > 0.0:
-                hit = _motion.move_y(grid, platforms, a, p.y + p.h - a.y, drop=True, skip=p)
-                if hit is None:
-                    a.y = p.y + p.h
-                    a.vy = max(a.vy, 0.0)
-            else:
-                hit = _motion.move_y(grid, platforms, a, p.y - (a.y + a.h), drop=True, skip=p)
-                if hit is None:
-                    a.y = place_before(p.y, a.h)
-                    a.vy = min(a.vy, 0.0) if a.vy < 0.0 else 0.0
-                    a.on_ground, a.ground = True, Ground("platform", p, False)
-            if hit is not None and overlaps(a.x, a.y, a.w, a.h, p.x, p.y, p.w, p.h):
-                a.squished = True
-                if not any(a is s for s in squished):
-                    squished.append(a)
+                _motion.move_y(grid, platforms, a, ny + p.h, False, p)  # one-way floors hold: squish
+                a.vy = max(a.vy, 0.0)
+            elif _motion.move_y(grid, platforms, a, place_before(ny, a.h), False, p) is None:
+                a.vy = min(a.vy, 0.0)
+                a.on_ground, a.ground = True, Ground("platform", p, False)
+            if overlaps(a.x, a.y, a.w, a.h, nx, ny, p.w, p.h):
+                self._squish(a, squished)
 
     # -- state -----------------------------------------------------------------------------------------
     def state_hash(self) -> str:
-        """A hex digest of the whole simulation state (positions, velocities, timers, platforms,
-        trigger membership, step count)."""
-        h = hashlib.sha256()
+        """A hex digest of everything the next step reads: the grid, the feel, the step count, every
+        actor (box, velocity, flags, ground and the platform it stands on, timers, held buttons), every
+        platform (box, path, progress), every trigger box and who is inside it."""
+        h = hashlib.sha256(self.grid.digest())
         pack = struct.pack
+        h.update(repr(self.feel).encode())
         h.update(pack("<q", self.steps))
+        index = {p: i for i, p in enumerate(self.platforms)}
+
+        def which(p) -> int:
+            return -1 if p is None else index.get(p, -2)
+
         for a in self.actors:
-            ground = a.ground.kind if a.ground is not None else "-"
-            h.update(pack("<6d?", a.x, a.y, a.w, a.h, a.vx, a.vy, a.on_ground))
-            h.update(ground.encode())
+            g = a.ground
+            h.update(type(a).__name__.encode())
+            h.update(pack("<6d3?", a.x, a.y, a.w, a.h, a.vx, a.vy, a.on_ground, a.gravity, a.snap))
+            h.update(pack("<2q", which(a.drop_platform), -3 if g is None else which(g.platform)))
+            if g is not None:
+                h.update(pack("<?", g.one_way))
+                h.update(g.kind.encode())
             if isinstance(a, Character):
                 since = -1 if a.since_press is None else a.since_press
                 h.update(pack("<4q?", a.facing, a.air_steps, since, a.drop_left, a.jumping))
                 h.update(pack("<5?", *a.held))
         for p in self.platforms:
-            h.update(pack("<7d", *p.state()))
+            path = p.path
+            h.update(pack("<9d?", p.x, p.y, p.w, p.h, *p.state()[2:], p.one_way))
+            h.update(pack("<2d", path.speed, path.wait))
+            h.update(path.mode.encode())
+            h.update(pack(f"<{2 * len(path.points)}d", *(v for pt in path.points for v in pt)))
         for t in self.triggers:
+            h.update(pack("<4d", *t._box))
             h.update(bytes(1 if (t, a) in self._inside else 0 for a in self.actors))
         return h.hexdigest()
 
@@ -362,13 +441,15 @@ class World:
         for p in self.platforms:
             memo[id(p.data)] = p.data
         if not triggers:
-            saved = self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves
+            saved = (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
+                     self._members)
             self.triggers, self._inside, self._sensor_cells, self._sensor_order = [], set(), {}, {}
+            self._members = {m for m in self._members if not isinstance(m, Trigger)}
             try:
                 return copy.deepcopy(self, memo)
             finally:
-                (self.triggers, self._inside, self._sensor_cells, self._sensor_order,
-                 self._sensor_moves) = saved
+                (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
+                 self._members) = saved
         return copy.deepcopy(self, memo)
 
     # -- snapshots (engine/_snapshot.py) ----------------------------------------------------------------

@@ -18,7 +18,7 @@ LEVEL = """
 #............................#
 #.......====.............../##
 #......................../###.
-#...p q........#####....////##
+#....pq........#####....////##
 ##############################
 """
 COLOURS = {TileKind.SOLID: (70, 60, 90), TileKind.ONE_WAY: (150, 110, 60), TileKind.SLOPE: (90, 140, 80)}
@@ -31,7 +31,7 @@ def main(max_frames: int | None = None) -> None:
     world = World(grid)
     hero = world.add(Character(32, 100))
     lift = world.add(Platform(160, 112, 32, 8, Path([(160, 112), (160, 48)], speed=40, wait=0.5)))
-    clock, timer, frames = FixedTimestep(hz=60), pygame.time.Clock(), 0
+    clock, timer, frames = FixedTimestep(world), pygame.time.Clock(), 0  # the world's step rate
     while max_frames is None or frames < max_frames:
         frames += 1
         if any(e.type == pygame.QUIT for e in pygame.event.get()):

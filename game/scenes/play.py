@@ -67,8 +67,7 @@ class PlayScene(Scene):
                              ATTRACT_CAMERA if self.attract else None)
         p = session.player
         self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
-        hz = session.feel.physics.hz
-        self.clock = FixedTimestep(hz=hz, max_frame_time=session.feel.physics.max_frame_time)
+        self.clock = FixedTimestep(session.world)  # steps at the world's feel.physics.hz, also after a retune
         self.particles = Particles()
         self.squash = Squash()
         self.look = PlayerLook()
@@ -159,9 +158,7 @@ class PlayScene(Scene):
                 self.finished()
 
     def set_feel(self, feel) -> None:
-        self.session.set_feel(feel)
-        if feel.physics.hz != self.clock.hz:
-            self.clock = FixedTimestep(hz=feel.physics.hz, max_frame_time=feel.physics.max_frame_time)
+        self.session.set_feel(feel)  # the clock follows the world's feel: a new hz retimes it
 
     def next_buttons(self):
         if self.replay is not None:

@@ -188,3 +188,26 @@ def test_apex_hang_lowers_gravity_near_the_apex():
         return n
 
     assert airtime(hang) > airtime(base)
+
+
+def test_corner_correction_through_thin_wall():
+    # the nudge is swept: a 2 px character never hops through a 1 px solid platform used as a wall ...
+    from engine import Platform
+
+    g = TileGrid.from_ascii("........\n........\n##......\n........\n........\n........\n########")
+    w = World(g)
+    w.add(Platform(33.0, 48, 1, 48))
+    hero = w.add(Character(30.0, 80, w=2, h=14))
+    assert w.settle(hero)
+    for _ in range(40):
+        w.step(JUMP)
+        assert hero.x + hero.w <= 33.0, f"through the 1 px wall: {hero!r}"
+    # ... nor through a one-tile wall of 4 px tiles with an 8 px correction
+    g4 = TileGrid.from_ascii("\n".join(["." * 10] * 3 + ["###......."] + ["...#......"] * 7 + ["#" * 10]),
+                             tile_size=4)
+    w4 = World(g4, FeelConfig.from_dict({"jump": {"corner_correction": 8.0, "height": 30.0}}))
+    h4 = w4.add(Character(10.0, 30, w=2, h=6))
+    assert w4.settle(h4)
+    for _ in range(30):
+        w4.step(JUMP)
+        assert h4.x + h4.w <= 12.0, f"through the wall column: {h4!r}"

@@ -1,6 +1,6 @@
 """Same grid, feel and inputs give bit-identical states; state_hash sees every difference."""
 
-from engine import Buttons, Character, Path, Platform, TileGrid, Trigger, World
+from engine import Actor, Buttons, Character, Path, Platform, TileGrid, Trigger, World
 
 LEVEL = """
 ........................................
@@ -67,3 +67,75 @@ def test_clone_runs_independently_and_identically():
     copy.step(Buttons(jump=True))
     assert copy.actors[0] is not hero
     assert copy.steps == world.steps + 1
+
+
+# -- regressions from the adversarial pass (issue 8) ----------------------------------------------
+def test_state_hash_blind_spots():
+    g = TileGrid.from_ascii("........\n........\n########")
+
+    def make(tx, gravity=True):
+        w = World(g)
+        w.add(Trigger(tx, 0, 8, 8))
+        w.add(Actor(40, 2, 8, 8, gravity=gravity))
+        return w
+
+    assert make(0).state_hash() != make(40).state_hash()  # the trigger box
+    assert make(0, True).state_hash() != make(0, False).state_hash()  # the gravity flag
+
+
+def _mutations():
+    """(name, function(world, hero, rock, lift, lift2, zone)) changing one thing the next step reads."""
+    from engine import Ground
+
+    return [
+        ("actor x", lambda w, h, r, p, q, t: setattr(r, "x", r.x + 0.5)),
+        ("actor vx", lambda w, h, r, p, q, t: setattr(r, "vx", 3.0)),
+        ("actor size", lambda w, h, r, p, q, t: setattr(r, "h", r.h - 1)),
+        ("actor gravity", lambda w, h, r, p, q, t: setattr(r, "gravity", False)),
+        ("actor snap", lambda w, h, r, p, q, t: setattr(r, "snap", False)),
+        ("on_ground", lambda w, h, r, p, q, t: setattr(h, "on_ground", not h.on_ground)),
+        ("ground kind", lambda w, h, r, p, q, t: setattr(h, "ground", Ground("one_way", None, True))),
+        ("ground one_way", lambda w, h, r, p, q, t: setattr(h, "ground", h.ground._replace(one_way=True))),
+        ("character timer", lambda w, h, r, p, q, t: setattr(h, "air_steps", 3)),
+        ("character held", lambda w, h, r, p, q, t: setattr(h, "held", Buttons(jump=True))),
+        ("character drop", lambda w, h, r, p, q, t: setattr(h, "drop_left", 2)),
+        ("dropping through", lambda w, h, r, p, q, t: setattr(h, "drop_platform", p)),
+        ("platform size", lambda w, h, r, p, q, t: setattr(p, "w", p.w + 1)),
+        ("platform one_way", lambda w, h, r, p, q, t: setattr(p, "one_way", True)),
+        ("platform speed", lambda w, h, r, p, q, t: setattr(p.path, "speed", 99.0)),
+        ("platform points", lambda w, h, r, p, q, t: p.path.points.__setitem__(1, (250.0, 40.0))),
+        ("platform wait", lambda w, h, r, p, q, t: setattr(p.path, "wait", 1.0)),
+        ("trigger box", lambda w, h, r, p, q, t: setattr(t, "w", t.w + 1)),
+        ("trigger membership", lambda w, h, r, p, q, t: w._inside.symmetric_difference_update({(t, r)})),
+        ("step count", lambda w, h, r, p, q, t: setattr(w, "steps", w.steps + 1)),
+        ("feel", lambda w, h, r, p, q, t: w.set_feel(w.feel.with_value("run.max_speed", 151.0))),
+        ("actor order", lambda w, h, r, p, q, t: w.actors.reverse()),
+    ]
+
+
+def test_mutating_anything_the_next_step_reads_changes_the_hash():
+    from engine import Ground
+
+    def build_all():
+        world, hero = build()
+        rock = world.add(Actor(60, 10, 6, 6))
+        for buttons in script(30) + [Buttons()] * 60:
+            world.step(buttons)
+        lift, lift2 = world.platforms
+        return world, hero, rock, lift, lift2, world.triggers[0]
+
+    base = build_all()
+    assert base[1].on_ground and base[5] in [t for t in base[0].triggers]
+    reference = base[0].state_hash()
+    for name, mutate in _mutations():
+        args = build_all()
+        assert args[0].state_hash() == reference
+        mutate(*args)
+        assert args[0].state_hash() != reference, f"state_hash misses: {name}"
+    # which platform an actor stands on (same kind of ground, another platform)
+    hashes = set()
+    for i in range(2):
+        world, hero, *_ = build_all()
+        hero.ground = Ground("platform", world.platforms[i], False)
+        hashes.add(world.state_hash())
+    assert len(hashes) == 2

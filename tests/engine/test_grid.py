@@ -295,3 +295,72 @@ def test_a_box_query_reads_about_the_tiles_it_covers():
     assert reads == 2
     reads = _reads(g, lambda g: list(g.tiles_in(5000.0, 0.0, 40, 40)))  # x 312.5..315 tiles: 3 cols x 3 rows
     assert reads == 9
+
+
+# -- map edges ---------------------------------------------------------------------------------------
+def _walker_world(edges=None, cols=12):
+    g = TileGrid.from_ascii("\n".join(["." * cols] * 4 + ["#" * cols]), edges=edges)
+    return g, World(g)
+
+
+def test_default_edges_wall_the_sides_and_leave_top_and_bottom_open():
+    from engine import Edges
+
+    g = TileGrid.from_ascii("....\n####")
+    assert g.edges == Edges() == Edges(left=True, right=True, top=False, bottom=False)
+    assert g.solid_overlaps(-0.5, 0, 4, 4) and g.solid_overlaps(g.width - 3.5, 0, 4, 4)
+    assert not g.solid_overlaps(0, 0, 4, 4) and not g.solid_overlaps(g.width - 4, 0, 4, 4)  # touching
+    assert not g.solid_overlaps(10, -50, 4, 4)  # above the map: open
+    assert not g.solid_overlaps(10, g.height + 5, 4, 4)  # below the map: open
+    assert g.kind_at(-1, 0) is TileKind.EMPTY  # edges are not tiles
+
+
+@pytest.mark.parametrize("direction", [1, -1])
+@pytest.mark.parametrize("speed", [150.0, 6000.0, 60000.0])
+def test_the_side_edges_stop_walkers_and_fast_bodies(direction, speed):
+    from engine import Actor
+
+    g, w = _walker_world()
+    hero = w.add(Character(90, 50))
+    assert w.settle(hero)
+    rock = w.add(Actor(60, 10, 6, 6, gravity=False))
+    rock.vx = direction * speed
+    for _ in range(120):
+        w.step(Buttons(right=direction > 0, left=direction < 0))
+        for a in (hero, rock):
+            assert 0.0 <= a.x and a.x + a.w <= g.width, a
+    assert (hero.x == 0.0) if direction < 0 else (hero.x + hero.w == g.width)
+    assert hero.vx == 0.0 and hero.contacts[-1].normal == (direction * -1, 0)
+    assert hero.on_ground
+
+
+def test_open_edges_let_bodies_leave_and_a_bottom_wall_is_a_floor():
+    from engine import Actor, Edges
+
+    g, w = _walker_world(Edges(left=False, right=False))
+    a = w.add(Actor(150, 10, 6, 6))
+    a.vx = 300.0
+    for _ in range(60):
+        w.step()
+    assert a.x > g.width and a.y > g.height  # off the side, falling forever
+
+    g = TileGrid.from_ascii("....\n....", edges=Edges(top=True, bottom=True))
+    w = World(g)
+    a = w.add(Actor(20, 10, 6, 6))
+    for _ in range(60):
+        w.step()
+    assert a.y + a.h == g.height and a.on_ground and a.ground.kind == "solid"
+    a.vy = -2000.0
+    w.step()
+    assert a.y == 0.0 and a.contacts[0].normal == (0, 1)
+
+
+def test_an_actor_placed_past_a_side_wall_is_brought_back_in():
+    from engine import Actor
+
+    g, w = _walker_world()
+    a = w.add(Actor(-4, 20, 10, 10, gravity=False))
+    b = w.add(Actor(g.width - 7, 20, 10, 10, gravity=False))
+    r = w.step()
+    assert r.squished == []
+    assert a.x == 0.0 and b.x + b.w == g.width

@@ -21,7 +21,7 @@ def test_hello_world():
     # 2. A player: a 10x14 box whose top-left corner starts at (8, 10).
     hero = world.add(Character(8, 10))
     # 3. Fixed steps from variable frame times: here 55 frames at 60 fps, holding right.
-    clock = FixedTimestep(hz=60)
+    clock = FixedTimestep(world)  # steps at the world's rate: feel.physics.hz (60)
     for _ in range(55):
         for _ in range(clock.advance(1 / 60)):
             world.step(Buttons(right=True))

@@ -138,7 +138,7 @@ def test_walking_through_from_the_sides(direction):
 def test_flying_sideways_through_a_one_way_tile():
     g = TileGrid.from_ascii(SHELF)
     w = World(g)
-    a = w.add(Actor(-2, 50, 10, 10, gravity=False))  # body at y 50..60, one-way rows 48..64
+    a = w.add(Actor(0, 50, 10, 10, gravity=False))  # body at y 50..60, one-way rows 48..64
     a.vx = 300.0
     for _ in range(20):
         before = a.x
@@ -313,3 +313,40 @@ def test_drop_from_a_one_way_next_to_solid_under_the_other_foot_is_a_jump():
     assert hero.ground.kind == "solid" and not hero.ground.one_way
     r = w.step(Buttons(down=True, jump=True))
     assert r.jumped == [hero] and r.dropped == []
+
+
+@pytest.mark.parametrize("speed", [60, 120, 200, 300, 600])
+def test_drop_through_descending_lift_fails(speed):
+    # dropping through a one-way lift going down faster than the player falls at first: the lift is
+    # ignored until the player is below its top, however long that takes
+    from engine import Path, Platform
+
+    g = TileGrid.from_ascii("\n".join(["........"] * 60))
+    w = World(g)
+    lift = w.add(Platform(0, 50, 64, 8, Path([(0, 50), (0, 900)], speed=speed), one_way=True))
+    hero = w.add(Character(20, 36))
+    assert w.settle(hero)
+    w.step()
+    r = w.step(Buttons(down=True, jump=True))
+    assert r.dropped == [hero]
+    for _ in range(240):  # (a lift faster than the fall passes through when it turns back up)
+        r = w.step(Buttons(down=True))
+        assert r.landed == [], f"landed back on the lift at {hero!r}"
+        if hero.y > lift.y + lift.h:
+            break
+    assert hero.y > lift.y + lift.h and hero.drop_platform is None
+
+
+def test_a_lift_carrying_a_rider_down_onto_a_one_way_floor_leaves_it_there():
+    # a one-way top holds anything moving down onto it, a carried rider too (the lift passes behind it)
+    from engine import Path, Platform
+
+    g = TileGrid.from_ascii("\n".join(["........"] * 4 + ["=======."] + ["........"] * 5 + ["########"]))
+    w = World(g)
+    lift = w.add(Platform(40, 40, 48, 8, Path([(40, 40), (40, 140)], speed=60, wait=5)))
+    hero = w.add(Character(50, 26))
+    assert w.settle(hero) and hero.ground.platform is lift
+    for _ in range(120):
+        w.step()
+    assert lift.y == 140.0
+    assert hero.on_ground and hero.ground.kind == "one_way" and hero.y + hero.h == 64.0

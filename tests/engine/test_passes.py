@@ -266,3 +266,50 @@ def test_character_jumping_against_a_wall_slides_up_it():
     assert len(rising) >= 15
     assert all(b < a for a, b in zip(rising, rising[1:], strict=False))
     assert min(ys) < 96 - 14 - 40
+
+
+# -- regressions from the adversarial pass (issue 8) ----------------------------------------------
+def test_float_ulp_overlap():
+    # the X pass decides with the box it ends in: (x + dx) + w, not (x + w) + dx, one ulp apart here
+    g = TileGrid.from_ascii("..#\n...")
+    w = World(g)
+    a = w.add(Actor(23.233333333333338, 2.0, 7.1, 10.0, gravity=False))
+    a.vx = 100.0
+    w.step()
+    assert a.x + a.w <= 32.0
+    assert not g.solid_overlaps(a.x, a.y, a.w, a.h)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_no_ulp_overlap_in_either_pass_at_random_fractions(seed):
+    import random
+
+    rnd = random.Random(seed)
+    g = TileGrid.from_ascii("..#.\n....\n####")
+    for _ in range(200):
+        w = World(g)
+        a = w.add(Actor(rnd.uniform(0, 22), rnd.uniform(0, 2), rnd.uniform(1, 9.9), rnd.uniform(1, 12),
+                        gravity=False))
+        a.vx, a.vy = rnd.uniform(0, 2000), rnd.uniform(0, 2000)
+        w.step()
+        assert not g.solid_overlaps(a.x, a.y, a.w, a.h), a
+
+
+def test_contacts_record_what_the_move_touched():
+    from engine import Contact, Path, Platform
+
+    g = TileGrid.from_ascii("........\n........\n........\n..====..\n........\n########")
+    w = World(g)
+    lid = w.add(Platform(0, 0, 128, 8, Path([(0, 0)], speed=0)))
+    a = w.add(Actor(40, 20, 10, 10))
+    for _ in range(30):
+        w.step()
+    assert a.on_ground and a.ground.kind == "one_way"
+    assert a.contacts == [Contact((0, -1), "one_way", None)]  # resting: gravity presses it on the floor
+    a.vy = -2000.0
+    w.step()
+    assert a.contacts == [Contact((0, 1), "platform", lid)]
+    a.vx = 9000.0
+    w.step()
+    assert a.contacts[-1] == Contact((-1, 0), "solid", None)  # the right wall edge of the map
+    assert a.x + a.w == g.width

@@ -444,3 +444,108 @@ def test_a_freshly_placed_actor_on_a_descending_platform_is_carried_from_the_fir
     for _ in range(20):
         world.step(Buttons())
         assert hero.y + hero.h == lift.y
+
+
+# -- regressions from the adversarial pass (issue 8) ----------------------------------------------
+def _overlaps(a, p) -> bool:
+    return p.x < a.x + a.w and a.x < p.x + p.w and p.y < a.y + a.h and a.y < p.y + p.h
+
+
+def _feet_not_under_a_slope(g: TileGrid, a) -> bool:
+    cx, feet = a.x + a.w / 2, a.y + a.h
+    c, r = math.floor(cx / 16), math.floor((feet - 1e-6) / 16)
+    return g.kind_at(c, r) != 3 or feet <= g.surface_y(c, r, cx) + 1e-6
+
+
+def test_push_into_slope():
+    # a platform pushing an actor along the floor pushes it up the slope, never into it
+    g = TileGrid.from_ascii("..........\n......////\n##########")
+    w = World(g)
+    pusher = w.add(Platform(0, 16, 16, 16, Path([(0, 16), (120, 16)], speed=60)))
+    hero = w.add(Character(20, 18))
+    assert w.settle(hero)
+    for i in range(100):
+        r = w.step()
+        assert _feet_not_under_a_slope(g, hero), f"step {i}: {hero!r} under the slope surface"
+        assert not g.solid_overlaps(hero.x, hero.y, hero.w, hero.h)
+        assert hero in r.squished or not _overlaps(hero, pusher), f"step {i}: inside the pusher"
+    assert hero.y + hero.h < 32.0  # it went up the slope
+
+
+def test_rider_snapped_into_solid_platform():
+    # a rider of a one-way lift caught under a faster solid crusher is squished, never inside it
+    w = World(TileGrid.from_ascii("\n".join(["........"] * 20)))
+    crusher = w.add(Platform(0, 60, 64, 8, Path([(0, 60), (0, 260)], speed=120)))
+    lift = w.add(Platform(0, 100, 64, 8, Path([(0, 100), (0, 300)], speed=60), one_way=True))
+    hero = w.add(Character(20, 86))
+    assert w.settle(hero) and hero.ground.platform is lift
+    squished = False
+    for i in range(40):
+        r = w.step()
+        squished |= hero in r.squished
+        assert hero in r.squished or not _overlaps(hero, crusher), f"step {i}: inside the crusher unreported"
+    assert squished
+
+
+def test_rider_teleported_into_solid():
+    # a fast diagonal platform drops its rider on a ledge mid-step; later pieces do not drag it on
+    g = TileGrid.from_ascii("........\n........\n....#...\n...#....\n........\n........")
+    w = World(g)
+    speed = math.hypot(30, 30) * 60  # the whole diagonal in one step
+    lift = w.add(Platform(50, 28, 8, 4, Path([(50, 28), (20, 58)], speed=speed, wait=10)))
+    hero = w.add(Actor(50, 24, 40, 4))
+    r = w.step()
+    assert (lift.x, lift.y) == (20, 58)
+    assert not g.solid_overlaps(hero.x, hero.y, hero.w, hero.h) and hero not in r.squished
+    assert hero.y + hero.h == 32.0  # left standing on the ledge it landed on (top y=32)
+    for _ in range(30):
+        w.step()
+        assert not g.solid_overlaps(hero.x, hero.y, hero.w, hero.h)
+    assert hero.on_ground and hero.y + hero.h == 32.0
+
+
+def test_platform_cuts_path_corner():
+    # a fast platform passing a path corner within one step sweeps the path, not the chord
+    w = World(TileGrid.from_ascii("\n".join([".........."] * 4)))
+    p = w.add(Platform(16, 0, 8, 8, Path([(16, 0), (32, 0), (32, 32)], speed=32 * 60)))
+    a = w.add(Actor(24, 12, 4, 4, gravity=False))  # off the L: right of the chord, left of the 2nd leg
+    w.step()
+    assert (p.x, p.y) == (32, 16)
+    assert (a.x, a.y) == (24, 12)
+
+
+def test_a_fast_platform_turning_a_corner_pushes_what_is_on_its_path():
+    w = World(TileGrid.from_ascii("\n".join([".........."] * 6)))
+    w.add(Platform(0, 0, 8, 8, Path([(0, 0), (32, 0), (32, 64)], speed=64 * 60)))
+    a = w.add(Actor(33, 20, 4, 4, gravity=False))  # on the second leg, below the corner
+    w.step()
+    assert a.y == 40  # pushed down ahead of the platform's bottom (y 32..40)
+
+
+def test_crusher_pushes_through_oneway_floor():
+    # decided: a one-way floor holds an actor pushed down onto it like a solid floor does -> squished
+    for floor in ("=", "#"):
+        g = TileGrid.from_ascii("\n".join(["........"] * 3 + [floor * 8] + ["........"] * 3 + ["########"]))
+        w = World(g)
+        crusher = w.add(Platform(0, 0, 64, 8, Path([(0, 0), (0, 100)], speed=60)))
+        hero = w.add(Character(20, 30))
+        assert w.settle(hero)
+        squished = False
+        for _ in range(120):
+            r = w.step()
+            squished |= hero in r.squished
+            assert hero.y + hero.h <= 48.0, f"floor {floor!r}: pushed through to {hero!r}"
+            assert hero in r.squished or not _overlaps(hero, crusher)
+        assert squished, floor
+
+
+def test_a_rider_carried_into_a_wall_stays_at_the_wall():
+    # the carry is an ordinary move: the wall stops the rider, the platform slides on under its feet
+    text = "\n".join(["." * 12 + "#" * 4] * 6 + ["#" * 16])
+    w = World(TileGrid.from_ascii(text))
+    p = w.add(Platform(120, 60, 64, 8, Path([(120, 60), (400, 60)], speed=120)))
+    hero = board(w, p, 40.0)
+    for _ in range(40):
+        r = w.step()
+        assert r.squished == [] and not w.grid.solid_overlaps(hero.x, hero.y, hero.w, hero.h)
+    assert hero.x + hero.w == 12 * 16 and hero.vx == 0.0  # against the wall

@@ -27,7 +27,7 @@ grid = TileGrid.from_ascii("""
 """)
 world = World(grid)
 hero = world.add(Character(8, 10))
-clock = FixedTimestep()
+clock = FixedTimestep(world)
 for frame in range(120):
     for _ in range(clock.advance(1 / 60)):
         world.step(Buttons(right=frame > 20, jump=40 < frame < 60))

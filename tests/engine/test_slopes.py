@@ -508,3 +508,138 @@ def test_a_bare_diagonal_of_slopes_is_climbed_and_descended_without_snagging(tex
             assert hero.on_ground, f"airborne descending at {hero!r}"
             check_slope_invariants(grid, hero, grounded=False)
         assert hero.y + hero.h == 80.0
+
+
+# -- regressions from the adversarial pass (issue 8) ----------------------------------------------
+FLOATING = {"v": (TileKind.SLOPE, 1.0, 1.0)}  # a slope tile whose surface is flat at its top
+
+
+@pytest.mark.parametrize("ceiling", ["....######", "....//////", "....\\\\\\\\\\\\", "....vvvvvv"],
+                         ids=["solid", "45-right", "45-left", "flat-slope"])
+def test_walk_under_slope_ceiling(ceiling):
+    # a 1-tile corridor whose ceiling is slope tiles (a ramp's underside): 2 px of head room, no snag
+    g = TileGrid.from_ascii(ceiling + "\n..........\n##########", legend=FLOATING)
+    w = World(g)
+    hero = w.add(Character(2, 18))
+    assert w.settle(hero)
+    for _ in range(60):
+        before = hero.x
+        w.step(Buttons(right=True))
+        assert hero.x > before or hero.x + hero.w == g.width, f"snagged at {hero!r}"
+        check_slope_invariants(g, hero)
+    assert hero.vx == 150.0 and hero.x > 120
+
+
+def test_air_snag_under_floating_slope():
+    # feet in the row just below a floating slope tile, head clear of it: flies on under it
+    g = TileGrid.from_ascii("..........\n..........\n....v.....\n..........\n..........", legend=FLOATING)
+    w = World(g)
+    a = w.add(Actor(20, 50, 10, 12, gravity=False))
+    a.vx = 120.0
+    for _ in range(30):
+        w.step()
+        assert a.vx == 120.0, f"stopped dead at {a!r}: {a.contacts}"
+    assert a.x > 70 and a.y == 50.0
+
+
+@pytest.mark.parametrize("vx", [300, 600, 960, 1440, 3000])
+def test_fast_tunnel_through_slope(vx):
+    # a body whose bottom-centre crosses a whole slope column in one step climbs it like a slow one
+    g = TileGrid.from_ascii(".........\n.........\n..../....\n.........")
+    w = World(g)
+    a = w.add(Actor(55, 36, 10, 8, gravity=False))  # feet 44: 4 px above the slope's low corner
+    a.vx = vx
+    for _ in range(8):
+        w.step()
+        check_slope_invariants(g, a, grounded=False)
+        if a.x + a.w / 2 >= 80:  # past the slope's top edge (y=32): it went over, not through
+            assert a.y + a.h <= 32.0 + EPS, f"passed through the slope: {a!r}"
+    assert a.x + a.w / 2 > 80
+
+
+@pytest.mark.parametrize("size", [(10, 14), (16, 9), (16, 7), (33, 7), (33, 16), (10, 1)])
+def test_flat_box_stuck_at_ramp_top(size):
+    # a filled 45° ramp topped by solid tiles: boxes of every shape walk up onto the top
+    g = TileGrid.from_ascii("""
+..............
+..............
+......../#####
+......./######
+##############
+""")
+    w = World(g)
+    hero = w.add(Character(8, 40, *size))
+    assert w.settle(hero)
+    for _ in range(150):
+        w.step(Buttons(right=True))
+        check_slope_invariants(g, hero, grounded=False)
+    assert hero.y + hero.h == 32.0 and hero.x > 9 * TS, f"stuck on the ramp: {hero!r}"
+
+
+def test_corner_correction_into_slope():
+    # the nudge around a ceiling corner never moves a tall box sideways into a floating slope that cuts
+    # through its middle (it is swept like any sideways move: that slope is a wall to it)
+    g = TileGrid.from_ascii("..#.\n.v..\n....\n....\n....\n####", legend={"v": (TileKind.SLOPE, 0.125, 0.125)})
+    w = World(g)
+    hero = w.add(Character(32.5, 46.0, w=2, h=34))
+    assert w.settle(hero)
+    for _ in range(40):
+        w.step(Buttons(jump=True))
+        check_slope_invariants(g, hero, grounded=hero.on_ground)
+    assert hero.x == 32.5
+
+
+def test_a_box_stopped_by_a_slope_face_stops_at_the_face_not_where_it_started():
+    # the 8 px face of an 'S' tile (0.5 -> 1.0) is a wall: a fast box stops at it in the same step
+    g = TileGrid.from_ascii("..................\n..................\n........S#########\n##################",
+                            legend=STEP_LEGEND)
+    w = World(g)
+    a = w.add(Actor(40, 34, 10, 14))
+    assert w.settle(a)
+    a.vx = 6000.0  # 100 px per step
+    w.step()
+    assert a.x + a.w == 8 * TS and a.vx == 0.0
+
+
+# -- every grounded actor snaps down slopes (one routine for Characters and plain actors) -------------
+@pytest.mark.parametrize("speed", [40.0, 150.0, 400.0])
+@pytest.mark.parametrize("text,x0,direction", [(STAIRS_45, 230.0, -1), (STAIRS_45_LEFT, 60.0, 1),
+                                               (SHALLOW_RIGHT, 230.0, -1), (VALLEY_45, 60.0, 1)],
+                         ids=["45-left", "45-right", "shallow", "valley"])
+def test_plain_actors_snap_down_slopes_like_characters(speed, text, x0, direction):
+    g = TileGrid.from_ascii(text)
+    w = World(g)
+    walker = w.add(Actor(x0, 0.0, 10, 14))
+    for _ in range(40):
+        w.step()
+    assert walker.on_ground
+    walker.vx = direction * speed
+    on_slope = 0
+    for i in range(int(160 / speed * 60)):
+        w.step()
+        assert walker.on_ground, f"step {i}: airborne at {walker!r}"
+        check_slope_invariants(g, walker)
+        on_slope += walker.ground.kind == "slope"
+    assert on_slope >= 3
+
+
+@pytest.mark.parametrize("make", [lambda x: Actor(x, 0.0, 10, 14, snap=False), lambda x: Character(x, 0.0, snap=False)],
+                         ids=["actor", "character"])
+def test_snap_off_leaves_the_ground_on_a_descent(make):
+    g = TileGrid.from_ascii(STAIRS_45)
+    w = World(g)
+    a = w.add(make(230.0))
+    for _ in range(40):
+        w.step()
+    assert a.on_ground and not a.snap
+    airborne = 0
+    for _ in range(60):
+        a.vx = -150.0
+        w.step(Buttons(left=True))
+        airborne += not a.on_ground
+        check_slope_invariants(g, a, grounded=False)
+    assert airborne > 10  # hops down the slope instead of following it
+    a.vx = 0.0
+    for _ in range(20):
+        w.step()
+    assert a.on_ground and a.y + a.h == 80.0  # and still ends on the floor below

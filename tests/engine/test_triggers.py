@@ -242,3 +242,34 @@ def test_many_triggers_far_away_produce_no_events():
         world.add(Trigger(200 + i * 20, 0, 8, 8, name=f"t{i}"))
     for _ in range(10):
         assert world.step(Buttons()).triggers == []
+
+
+# -- regressions from the adversarial pass (issue 8) ----------------------------------------------
+@pytest.mark.parametrize("args,word", [((0, 0, -10, -10), "w"), ((0, 0, float("nan"), 5), "w"),
+                                       ((float("inf"), 0, 5, 5), "x"), ((0, 0, 5, -1), "h"),
+                                       (("0", 0, 5, 5), "x")])
+def test_trigger_no_validation(args, word):
+    with pytest.raises((ValueError, TypeError), match=rf"\b{word}\b"):
+        Trigger(*args)
+    t = Trigger(0, 0, 5, 5)
+    with pytest.raises(ValueError, match=r"\bw\b"):
+        t.w = float("nan")
+    assert t.w == 5
+
+
+def test_big_actor_trigger_broadphase():
+    # a huge actor near one tiny trigger: the lookup visits at most the triggers there are, not every
+    # 64 px cell the actor covers (which took 400 ms a step for a 64000 px actor)
+    w = World(room())
+    w.add(Trigger(0, 0, 1, 1))
+    big = floater(w, 10, 10, w=64000, h=64000)
+    visited = []
+    real = World._cells_of
+    World._cells_of = staticmethod(lambda *a: visited.append(real(*a)) or visited[-1])
+    try:
+        r = w.step()
+    finally:
+        World._cells_of = staticmethod(real)
+    assert sum(len(c) for c in visited) <= 4
+    assert kinds(r.triggers) == []
+    assert big.x == 10
