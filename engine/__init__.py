@@ -1,4 +1,4 @@
-"""A small platformer engine: tiles, slopes, one-way and moving platforms, triggers, a feel controller.
+"""A small platformer engine: tiles, slopes, one-way and moving platforms, ropes, triggers, a feel controller.
 
 Pure Python + numpy; copy this folder into your project. See engine/README.md.
 """
@@ -8,6 +8,7 @@ from .debug import DebugDraw, debug_draw
 from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
 from .geometry import Rect, lerp, overlaps
 from .platforms import Path, Platform
+from .ropes import Rope, RopeConfig
 from .tiles import GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
 from .world import StepResult, World
@@ -31,6 +32,8 @@ __all__ = [
     "Platform",
     "Platforms",
     "Rect",
+    "Rope",
+    "RopeConfig",
     "Run",
     "StepResult",
     "TileGrid",

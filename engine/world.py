@@ -1,4 +1,4 @@
-"""World: owns the grid, actors, platforms and triggers, and steps them in one fixed order.
+"""World: owns the grid, actors, platforms, ropes and triggers, and steps them in one fixed order.
 
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation);
@@ -6,7 +6,8 @@ Step order (``World.step``):
    way, reporting actors crushed against tiles or other platforms as squished;
 3. actors, in the order added: a Character runs the controller, a plain Actor falls; each moves
    Y then X against tiles and platforms;
-4. triggers, in the order added, against actors in the order added: enter / stay / exit.
+4. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
+5. triggers, in the order added, against actors in the order added: enter / stay / exit.
 Same grid, feel and inputs give bit-identical states (``state_hash``).
 """
 
@@ -25,6 +26,7 @@ from .controller import control
 from .feel import FeelConfig
 from .geometry import overlaps, place_before
 from .platforms import Platform
+from .ropes import Rope, _RopeSet
 from .tiles import TileGrid
 
 __all__ = ["StepResult", "World"]
@@ -51,6 +53,8 @@ class World:
         self.actors: list[Actor] = []
         self.platforms: list[Platform] = []
         self.triggers: list[Trigger] = []
+        self._rope_set = _RopeSet()
+        self.ropes: list[Rope] = self._rope_set.ropes
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
         self._sensor_cells: dict[tuple[int, int], list[Trigger]] = {}  # broadphase: cell -> triggers
         self._sensor_order: dict[Trigger, int] = {}
@@ -59,7 +63,9 @@ class World:
 
     # -- membership ------------------------------------------------------------------------------------
     def add(self, obj):
-        """Add an Actor/Character, Platform or Trigger; returns it."""
+        """Add an Actor/Character, Platform, Rope or Trigger; returns it."""
+        if isinstance(obj, Rope):
+            return self._rope_set.add(obj)
         if isinstance(obj, Actor):
             bucket = self.actors
         elif isinstance(obj, Platform):
@@ -68,14 +74,16 @@ class World:
             bucket = self.triggers
             self._sensor_moves = -1
         else:
-            raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform "
-                            f"or Trigger")
+            raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform, "
+                            f"Rope or Trigger")
         if any(o is obj for o in bucket):
             raise ValueError(f"{obj!r} is already in this world")
         bucket.append(obj)
         return obj
 
     def remove(self, obj) -> None:
+        if isinstance(obj, Rope):
+            return self._rope_set.remove(obj)
         for bucket in (self.actors, self.platforms, self.triggers):
             for i, o in enumerate(bucket):
                 if o is obj:
@@ -136,6 +144,8 @@ class World:
             else:
                 self._move_plain(a, d)
 
+        if self.ropes:
+            self._rope_set.step(grid, self.actors, d)
         events = self._sense() if self.triggers else []
         return StepResult(self.steps, events, squished, jumped, landed, dropped)
 
@@ -332,8 +342,8 @@ class World:
 
     # -- state -----------------------------------------------------------------------------------------
     def state_hash(self) -> str:
-        """A hex digest of the whole simulation state (positions, velocities, timers, platforms,
-        trigger membership, step count)."""
+        """A hex digest of the whole simulation state (positions, velocities, timers, platforms, rope
+        particles, trigger membership, step count)."""
         h = hashlib.sha256()
         pack = struct.pack
         h.update(pack("<q", self.steps))
@@ -349,6 +359,7 @@ class World:
             h.update(pack("<7d", *p.state()))
         for t in self.triggers:
             h.update(bytes(1 if (t, a) in self._inside else 0 for a in self.actors))
+        self._rope_set.digest(h)
         return h.hexdigest()
 
     def clone(self, triggers: bool = True) -> World:
