@@ -26,6 +26,7 @@ import numpy as np
 from . import _motion
 from .bodies import Actor
 from .feel import ConfigError, _check, _knob
+from .tiles import SLOPE
 
 __all__ = ["Rope", "RopeConfig"]
 
@@ -40,7 +41,8 @@ class RopeConfig:
     segments: int = _knob(12, "count", 1, 1000, "links; the rope has segments + 1 particles")
     segment_length: float = _knob(8.0, "px", 0.5, 1000.0, "rest distance between neighbouring particles")
     iterations: int = _knob(4, "count", 1, 64, "constraint passes per step: more is stiffer and costs more")
-    damping: float = _knob(1.5, "1/s", 0.0, 100.0, "speed decays as exp(-damping * t); 0 swings forever")
+    damping: float = _knob(1.5, "1/s", 0.0, 100.0,
+                           "speed decays as exp(-damping * t); 0 leaves only the solver's own small loss")
     gravity_scale: float = _knob(1.0, "ratio", -10.0, 10.0,
                                  "times the world's falling gravity; 0 floats, negative rises")
     radius: float = _knob(1.0, "px", 0.05, 64.0, "half-size of each particle's box against tiles and actors")
@@ -61,6 +63,15 @@ def _number(value, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(f"rope {what} must be a finite number, got {value!r}")
     return float(value)
+
+
+def _inside(grid, a) -> bool:
+    """Is the box in a solid tile, or the middle of its top or bottom edge under a slope's surface?"""
+    if grid.solid_overlaps(a.x, a.y, a.w, a.h) or _motion.slope_lift(grid, a) > _motion.EPS:
+        return True
+    ts, cx = grid.tile_size, a.x + a.w * 0.5  # a box hanging out of the bottom of a slope tile:
+    col, row = math.floor(cx / ts), math.floor(a.y / ts)
+    return grid.kind_at(col, row) == SLOPE and a.y > grid.surface_y(col, row, cx) + _motion.EPS
 
 
 class Rope:
@@ -197,15 +208,34 @@ class _RopeSet:
         self._probe = Actor(0.0, 0.0, 1.0, 1.0, gravity=False, name="rope particle")
 
     # -- membership ------------------------------------------------------------------------------------
-    def add(self, rope: Rope) -> Rope:
+    def add(self, rope: Rope, grid) -> Rope:
         if rope._set is self:
             raise ValueError(f"{rope!r} is already in this world")
         if rope._set is not None:
             raise ValueError(f"{rope!r} is in another world; world.remove(rope) it there first")
+        if rope.config.collide:
+            self._thread(rope, grid)
         self.ropes.append(rope)
         rope._set = self
         self._stale = True
         return rope
+
+    def _thread(self, rope: Rope, grid) -> None:
+        """Lay a rope along its particles from the pin through the tiles, each from the one before it:
+        made through a floor, it piles up on top (never inside it, nor hanging beyond it)."""
+        probe, w = self._probe, 2.0 * rope.config.radius
+        probe.w = probe.h = w
+        pos, prev = rope._pos, rope._prev
+        for i in range(1, len(pos)):
+            s, p = complex(pos[i - 1]), complex(pos[i])
+            x, y = min(s.real, p.real), min(s.imag, p.imag)
+            if next(grid.tiles_in(x, y, max(s.real, p.real) + w - x, max(s.imag, p.imag) + w - y), None) is None:
+                continue
+            probe.x, probe.y = s.real, s.imag
+            _motion.move(grid, (), probe, p.real - s.real, p.imag - s.imag, False)
+            moved = complex(probe.x, probe.y)
+            prev[i] += moved - p  # same velocity, from its new place
+            pos[i] = moved
 
     def remove(self, rope: Rope) -> None:
         for i, r in enumerate(self.ropes):
@@ -248,7 +278,7 @@ class _RopeSet:
         self._radius = [r.config.radius for r in ropes]
         self._share = [r.config.nudge for r in ropes]
         self._size = np.repeat([2.0 * r for r in self._radius], cols)  # px, each particle's box side
-        self._widest = max(self._size)
+        self._widest = float(self._size.max())
         self._reach_box = np.repeat(self._size + _EDGE, 2)  # the same for x and y in turn, widened
         nudging = np.array([[r.config.nudge > 0.0] for r in ropes]) & movable
         self._nudging = nudging.ravel() if nudging.any() else None
@@ -353,14 +383,12 @@ class _RopeSet:
         x, y = pos.real, pos.imag
         x0, y0 = float(np.min(x, where=nudging, initial=np.inf)), float(np.min(y, where=nudging, initial=np.inf))
         x1, y1 = float(np.max(x, where=nudging, initial=-np.inf)), float(np.max(y, where=nudging, initial=-np.inf))
-        right = bottom = None
+        x1, y1 = x1 + self._widest, y1 + self._widest
         for a in moving:
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            if not (ax < x1 + self._widest and x0 < ax + aw and ay < y1 + self._widest and y0 < ay + ah):
+            if not (ax < x1 and x0 < ax + aw and ay < y1 and y0 < ay + ah):
                 continue
-            if right is None:
-                right, bottom = x + self._size, y + self._size
-            hit = (x < ax + aw) & (right > ax) & (y < ay + ah) & (bottom > ay) & nudging
+            hit = (x < ax + aw) & (x + self._size > ax) & (y < ay + ah) & (y + self._size > ay) & nudging
             if not hit.any():
                 continue
             mx, my = ax - a.prev_x, ay - a.prev_y
@@ -369,27 +397,30 @@ class _RopeSet:
             for k, at in enumerate(where.tolist()):
                 share, p, s = self._share[at // cols], now[k], start[k]
                 gx, gy = mx - (p.real - s.real), my - (p.imag - s.imag)
-                now[k] = complex(p.real + share * gx if gx * mx > 0.0 else p.real,
-                                 p.imag + share * gy if gy * my > 0.0 else p.imag)
+                p = now[k] = complex(p.real + share * gx if gx * mx > 0.0 else p.real,
+                                     p.imag + share * gy if gy * my > 0.0 else p.imag)
+                x0, y0 = min(x0, p.real), min(y0, p.imag)  # the next actor may meet it where it went
+                x1, y1 = max(x1, p.real + self._widest), max(y1, p.imag + self._widest)
             pos[where] = now
 
     def _tile_table(self, grid):
         """A summed-area table of the grid's non-empty tiles (flat, (rows + 1) x (cols + 1)): the number
-        of tiles in any box in four lookups."""
+        of tiles in any box in four lookups. Also says whether the tiles changed since the last step."""
         key = (grid, getattr(grid, "version", 0))
-        if self._tiles[0] != key:
+        changed = self._tiles[0] != key
+        if changed:
             table = np.zeros((grid.rows + 1, grid.cols + 1), np.int64)
             table[1:, 1:] = (grid.kinds != 0).cumsum(0).cumsum(1)
             limit = np.tile(np.array([grid.cols, grid.rows], float), len(self._pos))
             self._tiles = (key, table.ravel(), limit)
-        return self._tiles[1], self._tiles[2]
+        return self._tiles[1], self._tiles[2], changed
 
     def _collide_tiles(self, grid) -> None:
         """Move each particle from where it started the step to where the solver put it, through the
         tiles: the same Y-then-X pass actors use (``_motion.move``), so it cannot end inside a solid.
         Only particles whose swept box overlaps a non-empty tile take that (slower) pass."""
         pos, prev, cols = self._pos, self._prev, self._cols
-        table, limit = self._tile_table(grid)
+        table, limit, changed = self._tile_table(grid)
         ts, width = grid.tile_size, grid.cols + 1
         now, start = pos.view(np.float64), prev.view(np.float64)  # x0, y0, x1, y1, ...
         lo = np.minimum(now, start)
@@ -410,15 +441,16 @@ class _RopeSet:
         near = (count > 0) & self._collide
         if not near.any():
             return
-        radius, probe, move, lift = self._radius, self._probe, _motion.move, _motion.slope_lift
+        radius, probe, move = self._radius, self._probe, _motion.move
         for at in np.flatnonzero(near).tolist():  # in order: a rope's particles from the pin down
             w = 2.0 * radius[at // cols]
             probe.w = probe.h = w
             p, s = complex(pos[at]), complex(prev[at])
             probe.x, probe.y = s.real, s.imag
-            if grid.solid_overlaps(s.real, s.imag, w, w) or lift(grid, probe) > 0.0:
-                # It starts inside (made there, or a tile appeared on it): come in from the neighbour
-                # nearer the pin, which is already placed.
+            if changed and _inside(grid, probe):
+                # A tile appeared on it (or the world's grid was swapped): come in from the neighbour
+                # nearer the pin, which is already placed. Otherwise a start is never inside: every
+                # particle ends each step outside, and a rope is threaded through the tiles when added.
                 s = complex(pos[at - 1])
                 probe.x, probe.y = s.real, s.imag
             move(grid, (), probe, p.real - s.real, p.imag - s.imag, False)

@@ -65,7 +65,7 @@ class World:
     def add(self, obj):
         """Add an Actor/Character, Platform, Rope or Trigger; returns it."""
         if isinstance(obj, Rope):
-            return self._rope_set.add(obj)
+            return self._rope_set.add(obj, self.grid)
         if isinstance(obj, Actor):
             bucket = self.actors
         elif isinstance(obj, Platform):

@@ -72,6 +72,8 @@ def draw_debug(surf, session, alpha: float, cam, *, fps: float, step_ms: float, 
     for p in platforms_of(session.world):
         px, py = p.interpolated(alpha)
         pygame.draw.rect(surf, (255, 160, 60), (round(px) - cx, round(py) - cy, round(p.w), round(p.h)), 1)
+    for rope in getattr(session.world, "ropes", ()):
+        pygame.draw.lines(surf, (120, 230, 120), False, [(x - cx, y - cy) for x, y in rope.interpolated(alpha)])
     rx, ry = session.respawn
     rx, ry = round(rx) - cx, round(ry) - cy
     pygame.draw.line(surf, (120, 230, 120), (rx - 3, ry), (rx + 3, ry))

@@ -225,3 +225,17 @@ def test_player_sprite_eases_over_a_step_pop_but_follows_slopes_exactly():
     p.y -= 200  # a respawn is not smoothed
     look.update(1 / 60, p)
     assert look.step_offset == 0.0
+
+
+def test_the_debug_overlay_draws_ropes_at_their_interpolated_positions(display):
+    from engine import Rope, RopeConfig
+
+    from game.render.debug import draw_debug
+    from game.session import Session
+
+    session = Session(load_level(MAPS / "flat.tmx"))
+    rope = session.world.add(Rope(300, 2, RopeConfig(segments=3, segment_length=10)))  # right of the text
+    surf = pygame.Surface((CANVAS_W, CANVAS_H))
+    draw_debug(surf, session, 1.0, (0, 0), fps=60.0, step_ms=0.1, t_hz=60)
+    x, y = rope.points[2]
+    assert surf.get_at((round(x), round(y)))[:3] == (120, 230, 120)
