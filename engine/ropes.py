@@ -2,16 +2,19 @@
 
 Each step (run by ``World.step`` after the actors): Verlet integration with the world's falling gravity
 and damping; actors that moved and overlap a particle give it part of their motion; the distance
-constraints are relaxed ``iterations`` times (position-based, red-black Gauss-Seidel); a tether keeps
+constraints are relaxed ``iterations`` times (position-based, even then odd segments); a tether keeps
 particle ``i`` within ``i`` segment lengths of the pin (so a rope never stretches, however few
-iterations); finally each particle moves from where it started the step to where the solver put it
-through ``_motion.move``, the actors' own Y-then-X tile pass, so it lands on solid tops, slope surfaces
-and one-way tops (from above only) and never ends inside a solid tile.
+iterations); finally each particle touching a tile moves from where it started the step to where the
+solver put it through ``_motion.move``, the actors' own Y-then-X tile pass, so it lands on solid tops,
+slope surfaces and one-way tops (from above only) and never ends inside a solid tile. (A particle lying
+on a flat top with nothing beside it just slides: the same result for much less work.) A rope added to a
+world is first laid through the tiles from its pin down, so none of it starts inside or beyond a floor.
 
 A particle is the centre of a small box (``radius`` px each side) for tiles and actors. Internally the
 arrays hold the box's top-left corner, so the collision pass works on exactly what it stores; the public
 points are the centres. All of a world's ropes live in one numpy structure of arrays (``_RopeSet``),
-padded to the longest rope: a step costs a fixed number of array operations however many ropes there are.
+padded to the longest rope: a step costs a fixed number of array operations however many ropes there
+are, plus a little per particle touching a tile.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import numpy as np
 from . import _motion
 from .bodies import Actor
 from .feel import ConfigError, _check, _knob
-from .tiles import SLOPE
+from .tiles import ONE_WAY, SLOPE, SOLID
 
 __all__ = ["Rope", "RopeConfig"]
 
@@ -72,6 +75,27 @@ def _inside(grid, a) -> bool:
     ts, cx = grid.tile_size, a.x + a.w * 0.5  # a box hanging out of the bottom of a slope tile:
     col, row = math.floor(cx / ts), math.floor(a.y / ts)
     return grid.kind_at(col, row) == SLOPE and a.y > grid.surface_y(col, row, cx) + _motion.EPS
+
+
+def _slides(grid, x: float, y: float, to_x: float, w: float) -> bool:
+    """Does a box (side ``w``) lying on a flat top (solid or one-way) at ``x, y`` stay on it moving to
+    ``to_x``? True when its feet are on a tile row's top edge with such a tile under it, and its own row
+    is clear of tiles all the way: then it just slides (the cheap case of a rope lying on the floor)."""
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
+    feet = y + w
+    row = round(feet / ts)
+    top = row * ts
+    if not (0.0 <= top - feet <= 1e-9 and (row - 1) * ts <= y and 0 <= row < grid.rows):
+        return False
+    c0, c1 = max(0, math.floor(x / ts)), min(cols - 1, math.ceil((x + w) / ts) - 1)
+    if not any(k[row * cols + c] in (SOLID, ONE_WAY) for c in range(c0, c1 + 1)):
+        return False
+    if row == 0:
+        return True
+    lo, hi = min(x, to_x), max(x, to_x) + w
+    c0, c1 = max(0, math.floor(lo / ts)), min(cols - 1, math.ceil(hi / ts) - 1)
+    above = (row - 1) * cols
+    return not any(k[above + c] for c in range(c0, c1 + 1))
 
 
 class Rope:
@@ -204,7 +228,7 @@ class _RopeSet:
         self._stale = True  # ropes added or removed or a follow changed: rebuild before stepping
         self._pins_moved = False  # a pin was set: read the pins again before stepping
         self._key = None  # (dt, gravity) the step factors were computed for
-        self._tiles = (None, None, None)  # ((grid, version), summed-area table of its tiles, index limits)
+        self._tiles = (None,)  # ((grid, version), summed-area table of its tiles, index limits, scales)
         self._probe = Actor(0.0, 0.0, 1.0, 1.0, gravity=False, name="rope particle")
 
     # -- membership ------------------------------------------------------------------------------------
@@ -221,20 +245,29 @@ class _RopeSet:
         return rope
 
     def _thread(self, rope: Rope, grid) -> None:
-        """Lay a rope along its particles from the pin through the tiles, each from the one before it:
-        made through a floor, it piles up on top (never inside it, nor hanging beyond it)."""
+        """Lay a rope through the tiles from the pin down, each particle placed from the one before it:
+        made through a floor, it stops on top and its extra length lies along the floor to the right
+        (never inside a tile, nor hanging out beyond one)."""
         probe, w = self._probe, 2.0 * rope.config.radius
         probe.w = probe.h = w
         pos, prev = rope._pos, rope._prev
+        made = pos.tolist()
         for i in range(1, len(pos)):
-            s, p = complex(pos[i - 1]), complex(pos[i])
+            s = complex(pos[i - 1])
+            p = s + (made[i] - made[i - 1])
             x, y = min(s.real, p.real), min(s.imag, p.imag)
             if next(grid.tiles_in(x, y, max(s.real, p.real) + w - x, max(s.imag, p.imag) + w - y), None) is None:
+                if p != made[i]:
+                    prev[i] += p - made[i]
+                    pos[i] = p
                 continue
             probe.x, probe.y = s.real, s.imag
             _motion.move(grid, (), probe, p.real - s.real, p.imag - s.imag, False)
+            short = abs(p - complex(probe.x, probe.y))
+            if short > _motion.EPS:  # stopped on something: the rest of the segment goes sideways
+                _motion.move(grid, (), probe, short, 0.0, False)
             moved = complex(probe.x, probe.y)
-            prev[i] += moved - p  # same velocity, from its new place
+            prev[i] += moved - made[i]  # same velocity, from its new place
             pos[i] = moved
 
     def remove(self, rope: Rope) -> None:
@@ -279,13 +312,14 @@ class _RopeSet:
         self._share = [r.config.nudge for r in ropes]
         self._size = np.repeat([2.0 * r for r in self._radius], cols)  # px, each particle's box side
         self._widest = float(self._size.max())
-        self._reach_box = np.repeat(self._size + _EDGE, 2)  # the same for x and y in turn, widened
+        self._span = np.empty(4 * total)
+        self._widen = np.concatenate([np.full(2 * total, -_EDGE), np.repeat(self._size + _EDGE, 2)])
         nudging = np.array([[r.config.nudge > 0.0] for r in ropes]) & movable
         self._nudging = nudging.ravel() if nudging.any() else None
         collide = np.array([[r.config.collide] for r in ropes]) & movable
         self._collide = collide.ravel() if collide.any() else None
         self._reach = reach.ravel()
-        self._tiles = (None, None, None)
+        self._tiles = (None,)
         # Even constraints never share a particle, nor do odd ones: each group is solved at once, exactly
         # as one after another. A row's last (odd) constraint would join it to the next row: weight 0.
         its = np.array([[r.config.iterations] for r in ropes])
@@ -346,12 +380,11 @@ class _RopeSet:
                 rope._kicks.clear()
         if actors and self._nudging is not None:
             self._nudge(actors)
-        sqrt, maximum = np.sqrt, np.maximum
+        hypot, maximum = np.hypot, np.maximum
         for groups in self._passes:
             for a, b, w, rw in groups:
                 delta = b - a
-                re, im = delta.real, delta.imag
-                dist = sqrt(re * re + im * im)
+                dist = hypot(delta.real, delta.imag)
                 maximum(dist, _TINY, out=dist)
                 corr = delta * (w - rw / dist)  # = delta * w * (1 - rest / dist)
                 a += corr
@@ -366,8 +399,7 @@ class _RopeSet:
         pos, reach = self._pos, self._reach
         pins = np.repeat(self._pins, self._cols)
         delta = pos - pins
-        re, im = delta.real, delta.imag
-        dist = np.sqrt(re * re + im * im)
+        dist = np.hypot(delta.real, delta.imag)
         over = dist > reach
         if over.any():
             scale = np.divide(reach, dist, out=np.ones_like(dist), where=over)
@@ -411,32 +443,30 @@ class _RopeSet:
         if changed:
             table = np.zeros((grid.rows + 1, grid.cols + 1), np.int64)
             table[1:, 1:] = (grid.kinds != 0).cumsum(0).cumsum(1)
-            limit = np.tile(np.array([grid.cols, grid.rows], float), len(self._pos))
-            self._tiles = (key, table.ravel(), limit)
-        return self._tiles[1], self._tiles[2], changed
+            pairs = 2 * len(self._pos)  # x, y of every particle's low corner, then of its high corner
+            limit = np.tile(np.array([grid.cols, grid.rows], float), pairs)  # clip tile indices to the table
+            scale = np.tile(np.array([1, grid.cols + 1], np.intp), pairs)  # row index -> flat table index
+            self._tiles = (key, table.ravel(), limit, scale)
+        return self._tiles[1:] + (changed,)
 
     def _collide_tiles(self, grid) -> None:
         """Move each particle from where it started the step to where the solver put it, through the
         tiles: the same Y-then-X pass actors use (``_motion.move``), so it cannot end inside a solid.
         Only particles whose swept box overlaps a non-empty tile take that (slower) pass."""
         pos, prev, cols = self._pos, self._prev, self._cols
-        table, limit, changed = self._tile_table(grid)
-        ts, width = grid.tile_size, grid.cols + 1
-        now, start = pos.view(np.float64), prev.view(np.float64)  # x0, y0, x1, y1, ...
-        lo = np.minimum(now, start)
-        hi = np.maximum(now, start)
-        lo -= _EDGE
-        hi += self._reach_box
-        lo /= ts
-        hi /= ts
-        np.maximum(lo, 0.0, out=lo)
-        np.minimum(lo, limit, out=lo)
-        np.maximum(hi, 0.0, out=hi)
-        np.minimum(hi, limit, out=hi)
+        table, limit, scale, changed = self._tile_table(grid)
+        span, half = self._span, 2 * len(pos)  # the swept boxes: x0, y0, x0, y0, ... then x1, y1, ...
+        lo, hi = span[:half], span[half:]
+        np.minimum(pos.view(np.float64), prev.view(np.float64), out=lo)
+        np.maximum(pos.view(np.float64), prev.view(np.float64), out=hi)
+        span += self._widen
+        span /= grid.tile_size
+        np.maximum(span, 0.0, out=span)
+        np.minimum(span, limit, out=span)
         np.ceil(hi, out=hi)
-        first, end = lo.astype(np.intp), hi.astype(np.intp)  # tile columns and rows [first, end)
-        c0, c1 = first[0::2], end[0::2]
-        r0, r1 = first[1::2] * width, end[1::2] * width
+        cell = span.astype(np.intp)  # tile columns and rows [low, high)
+        cell *= scale
+        c0, r0, c1, r1 = cell[0:half:2], cell[1:half:2], cell[half::2], cell[half + 1::2]
         count = table[r1 + c1] - table[r0 + c1] - table[r1 + c0] + table[r0 + c0]
         near = (count > 0) & self._collide
         if not near.any():
@@ -453,6 +483,9 @@ class _RopeSet:
                 # particle ends each step outside, and a rope is threaded through the tiles when added.
                 s = complex(pos[at - 1])
                 probe.x, probe.y = s.real, s.imag
+            elif p.imag >= s.imag and _slides(grid, s.real, s.imag, p.real, w):
+                pos[at] = complex(p.real, s.imag)
+                continue
             move(grid, (), probe, p.real - s.real, p.imag - s.imag, False)
             pos[at] = complex(probe.x, probe.y)
 
