@@ -84,18 +84,22 @@ def _slides(grid, x: float, y: float, to_x: float, w: float) -> bool:
     ts, cols, k = grid.tile_size, grid.cols, grid._k
     feet = y + w
     row = round(feet / ts)
-    top = row * ts
-    if not (0.0 <= top - feet <= 1e-9 and (row - 1) * ts <= y and 0 <= row < grid.rows):
+    if not (0.0 <= row * ts - feet <= 1e-9 and (row - 1) * ts <= y and 0 <= row < grid.rows):
         return False
-    c0, c1 = max(0, math.floor(x / ts)), min(cols - 1, math.ceil((x + w) / ts) - 1)
-    if not any(k[row * cols + c] in (SOLID, ONE_WAY) for c in range(c0, c1 + 1)):
-        return False
+    base = row * cols
+    for c in range(max(0, math.floor(x / ts)), min(cols - 1, math.ceil((x + w) / ts) - 1) + 1):
+        if k[base + c] == SOLID or k[base + c] == ONE_WAY:
+            break
+    else:
+        return False  # nothing under it: it falls
     if row == 0:
         return True
-    lo, hi = min(x, to_x), max(x, to_x) + w
-    c0, c1 = max(0, math.floor(lo / ts)), min(cols - 1, math.ceil(hi / ts) - 1)
-    above = (row - 1) * cols
-    return not any(k[above + c] for c in range(c0, c1 + 1))
+    base -= cols  # its own row must be clear from where it is to where it goes
+    lo, hi = (x, to_x + w) if x <= to_x else (to_x, x + w)
+    for c in range(max(0, math.floor(lo / ts)), min(cols - 1, math.ceil(hi / ts) - 1) + 1):
+        if k[base + c]:
+            return False
+    return True
 
 
 class Rope:
@@ -413,9 +417,9 @@ class _RopeSet:
             return
         pos, prev, cols, nudging = self._pos, self._prev, self._cols, self._nudging
         x, y = pos.real, pos.imag
-        x0, y0 = float(np.min(x, where=nudging, initial=np.inf)), float(np.min(y, where=nudging, initial=np.inf))
-        x1, y1 = float(np.max(x, where=nudging, initial=-np.inf)), float(np.max(y, where=nudging, initial=-np.inf))
-        x1, y1 = x1 + self._widest, y1 + self._widest
+        # All particles' bounds (pins and padding too: wider, never narrower) rule out far actors cheaply.
+        x0, y0 = float(x.min()), float(y.min())
+        x1, y1 = float(x.max()) + self._widest, float(y.max()) + self._widest
         for a in moving:
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
             if not (ax < x1 and x0 < ax + aw and ay < y1 and y0 < ay + ah):
