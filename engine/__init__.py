@@ -1,4 +1,4 @@
-"""A small platformer engine: tiles, slopes, one-way and moving platforms, triggers, a feel controller.
+"""A small platformer engine: tiles, slopes, one-way and moving platforms, ropes, triggers, a feel controller.
 
 Pure Python + numpy; copy this folder into your project. See engine/README.md.
 """
@@ -9,6 +9,7 @@ from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platfor
 from .geometry import Rect, lerp, overlaps
 from ._snapshot import Snapshot
 from .platforms import Path, Platform
+from .ropes import Rope, RopeConfig
 from .tiles import Edges, GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
 from .world import StepResult, World
@@ -33,6 +34,8 @@ __all__ = [
     "Platform",
     "Platforms",
     "Rect",
+    "Rope",
+    "RopeConfig",
     "Run",
     "Snapshot",
     "StepResult",

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from .bodies import Actor, Character, Trigger
 from .platforms import Platform
+from .ropes import Rope
 
 __all__ = ["STATE", "WORLD_STATE", "Slots", "Snapshot", "take", "put"]
 
@@ -42,12 +43,15 @@ STATE: dict[type, Slots] = {
                             "_wait_left", "_seen"),
                     kept=("path", "name", "data")),
     Trigger: Slots(copied=("_box",), kept=("name", "data")),
+    # particles are copied as arrays (see _rope_state); the set a rope is in is membership
+    Rope: Slots(copied=("_pos", "_prev", "_pin", "_follow", "_dt"), lists=("_kicks",),
+                kept=("_config", "_set", "name", "data")),
 }
 
 # The World's own attributes: membership and overlaps are state; the rest is configuration (kept by a
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
-WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members"),
-                    kept=("grid", "feel", "_derived", "_sensor_cells", "_sensor_order", "_sensor_moves"))
+WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes"),
+                    kept=("_rope_set", "grid", "feel", "_derived", "_sensor_cells", "_sensor_order", "_sensor_moves"))
 
 
 class _Layout(NamedTuple):
@@ -105,9 +109,10 @@ def _apply(obj, state) -> None:
 class Snapshot:
     """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
 
-    __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra")
+    __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra",
+                 "ropes")
 
-    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra):
+    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=()):
         self.world = world
         self.steps = steps
         self.actors, self.platforms, self.triggers = actors, platforms, triggers
@@ -115,6 +120,7 @@ class Snapshot:
         self.bodies = bodies  # ((obj, values), ...) for actors and platforms
         self.boxes = boxes  # each trigger's box, in ``triggers`` order
         self.extra = extra  # ((obj, values), ...) for bodies held outside the world
+        self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt), ...) in the world's rope order
 
 
 def take(world, extra=()) -> Snapshot:
@@ -124,8 +130,10 @@ def take(world, extra=()) -> Snapshot:
     bodies = tuple((o, _capture(o)) for o in actors + platforms)
     boxes = tuple(t._box for t in triggers)
     held = tuple((o, _capture(o)) for o in extra if not any(o is a for a in actors))
+    ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt)
+                  for r in world.ropes)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
-                    held)
+                    held, ropes)
 
 
 def put(world, snap: Snapshot) -> None:
@@ -151,3 +159,27 @@ def put(world, snap: Snapshot) -> None:
             moved = True
     if moved:
         Trigger.moves += 1  # every world holding these triggers rebuilds its index
+    _put_ropes(world._rope_set, snap.ropes)
+
+
+def _put_ropes(rope_set, saved) -> None:
+    """Rope membership, then each rope's particles written into its arrays in place (they are views into
+    the set's arrays while it holds the rope)."""
+    members = tuple(r[0] for r in saved)
+    if tuple(rope_set.ropes) != members:
+        for rope in rope_set.ropes:
+            if not any(rope is m for m in members):  # added after the snapshot: out again, with its own arrays
+                rope._pos, rope._prev = rope._pos.copy(), rope._prev.copy()
+                rope._set = None
+        rope_set.ropes[:] = members
+        for rope in members:
+            rope._set = rope_set
+        rope_set._stale = True
+    for rope, pos, prev, pin, follow, kicks, dt in saved:
+        if rope._follow is not follow:
+            rope_set._stale = True
+        rope._pos[:] = pos
+        rope._prev[:] = prev
+        rope._pin, rope._follow, rope._kicks, rope._dt = pin, follow, list(kicks), dt
+    if saved:
+        rope_set._pins_moved = True

@@ -8,7 +8,8 @@
     debug_draw(world, PygameDraw(), view=(cam_x, cam_y, 480, 270))
 
 ``what`` names the thing: "solid", "one_way", "slope", "actor", "actor_ground", "platform",
-"platform_one_way", "trigger", "trigger_active", "velocity". Only tiles inside ``view`` are visited.
+"platform_one_way", "trigger", "trigger_active", "velocity", "rope" (a line from each rope particle to
+the next, the pin first). Only tiles inside ``view`` are visited.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class DebugDraw(Protocol):
 
 def debug_draw(world, draw: DebugDraw, view: tuple[float, float, float, float] | None = None,
                velocity_scale: float = 0.1) -> None:
-    """Describe the world's tiles (within ``view``), platforms, triggers and actors to ``draw``."""
+    """Describe the world's tiles (within ``view``), platforms, triggers, ropes and actors to ``draw``."""
     grid = world.grid
     ts = grid.tile_size
     if view is None:
@@ -57,6 +58,10 @@ def debug_draw(world, draw: DebugDraw, view: tuple[float, float, float, float] |
         draw.box(t.x, t.y, t.w, t.h, "trigger_active" if active else "trigger")
     for p in world.platforms:
         draw.box(p.x, p.y, p.w, p.h, "platform_one_way" if p.one_way else "platform")
+    for rope in world.ropes:
+        points = rope.points
+        for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+            draw.line(x0, y0, x1, y1, "rope")
     for a in world.actors:
         _actor(a, draw, velocity_scale)
 

@@ -1,4 +1,4 @@
-"""World: owns the grid, actors, platforms and triggers, and steps them in one fixed order.
+"""World: owns the grid, actors, platforms, ropes and triggers, and steps them in one fixed order.
 
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
@@ -10,7 +10,8 @@ Step order (``World.step``):
    reporting actors crushed against anything solid as squished;
 3. actors, in the order added (squished ones stay pinned this step): a Character runs the controller, a
    plain Actor falls; each moves Y then X against tiles and platforms, then lands or snaps to the ground;
-4. triggers, in the order added, against actors in the order added: enter / stay / exit.
+4. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
+5. triggers, in the order added, against actors in the order added: enter / stay / exit.
 Same grid, feel and inputs give bit-identical states (``state_hash``).
 """
 
@@ -29,6 +30,7 @@ from .controller import control
 from .feel import FeelConfig
 from .geometry import overlaps, place_before
 from .platforms import Platform
+from .ropes import Rope, _RopeSet
 from .tiles import TileGrid
 
 __all__ = ["StepResult", "World"]
@@ -60,6 +62,8 @@ class World:
         self.platforms: list[Platform] = []
         self.triggers: list[Trigger] = []
         self._members: set = set()  # every actor, platform and trigger in this world (identity)
+        self._rope_set = _RopeSet()
+        self.ropes: list[Rope] = self._rope_set.ropes
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
         self._sensor_cells: dict[tuple[int, int], list[Trigger]] = {}  # broadphase: cell -> triggers
         self._sensor_order: dict[Trigger, int] = {}
@@ -77,7 +81,9 @@ class World:
 
     # -- membership ------------------------------------------------------------------------------------
     def add(self, obj):
-        """Add an Actor/Character, Platform or Trigger; returns it."""
+        """Add an Actor/Character, Platform, Rope or Trigger; returns it."""
+        if isinstance(obj, Rope):
+            return self._rope_set.add(obj, self.grid)
         if isinstance(obj, Actor):
             bucket = self.actors
             obj._clear = None  # checked for solid geometry at its first step
@@ -88,8 +94,8 @@ class World:
             bucket = self.triggers
             self._sensor_moves = -1
         else:
-            raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform "
-                            f"or Trigger")
+            raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform, "
+                            f"Rope or Trigger")
         if obj in self._members:
             raise ValueError(f"{obj!r} is already in this world")
         bucket.append(obj)
@@ -97,7 +103,9 @@ class World:
         return obj
 
     def remove(self, obj) -> None:
-        """Take an actor, platform or trigger out of the world (an actor leaves its triggers silently)."""
+        """Take an actor, platform, rope or trigger out of the world (an actor leaves its triggers silently)."""
+        if isinstance(obj, Rope):
+            return self._rope_set.remove(obj)
         if obj not in self._members:
             raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
         self._members.discard(obj)
@@ -177,6 +185,8 @@ class World:
                 self._move_plain(a, d)
             a._clear = (a.x, a.y, a.w, a.h)
 
+        if self.ropes:
+            self._rope_set.step(grid, self.actors, d)
         events = self._sense() if self.triggers else []
         return StepResult(self.steps, events, squished, jumped, landed, dropped)
 
@@ -397,7 +407,7 @@ class World:
     def state_hash(self) -> str:
         """A hex digest of everything the next step reads: the grid, the feel, the step count, every
         actor (box, velocity, flags, ground and the platform it stands on, timers, held buttons), every
-        platform (box, path, progress), every trigger box and who is inside it."""
+        platform (box, path, progress), every rope particle, every trigger box and who is inside it."""
         h = hashlib.sha256(self.grid.digest())
         pack = struct.pack
         h.update(repr(self.feel).encode())
@@ -428,6 +438,7 @@ class World:
         for t in self.triggers:
             h.update(pack("<4d", *t._box))
             h.update(bytes(1 if (t, a) in self._inside else 0 for a in self.actors))
+        self._rope_set.digest(h)
         return h.hexdigest()
 
     def clone(self, triggers: bool = True) -> World:

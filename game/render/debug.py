@@ -82,6 +82,8 @@ def draw_debug(surf, session, alpha: float, view, *, fps: float, step_ms: float,
                 ui.draw_text(surf, a.name, (rect.x + 2, rect.y + 2), col)
     for p in platforms_of(session.world):
         pygame.draw.rect(surf, (255, 160, 60), (view.at(*p.interpolated(alpha)), (round(p.w), round(p.h))), 1)
+    for rope in getattr(session.world, "ropes", ()):
+        pygame.draw.lines(surf, (120, 230, 120), False, [view.at(x, y) for x, y in rope.interpolated(alpha)])
     rx, ry = view.at(*session.respawn)
     pygame.draw.line(surf, (120, 230, 120), (rx - 3, ry), (rx + 3, ry))
 

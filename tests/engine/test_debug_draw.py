@@ -1,6 +1,6 @@
 """debug_draw describes the world through callbacks, visiting only the tiles in view."""
 
-from engine import Character, Path, Platform, TileGrid, Trigger, World, debug_draw
+from engine import Character, Path, Platform, Rope, RopeConfig, TileGrid, Trigger, World, debug_draw
 
 
 class Recorder:
@@ -38,3 +38,12 @@ def test_debug_draw_visits_only_tiles_in_view():
     debug_draw(world, rec, view=(0, 0, 64, 32))
     tiles = [c for c in rec.calls if c[1] == "solid"]
     assert 8 <= len(tiles) <= 15
+
+
+def test_debug_draw_describes_a_rope_as_lines_from_the_pin_down():
+    world = World(TileGrid.from_ascii("....\n....\n....\n####"))
+    world.add(Rope(20, 0, RopeConfig(segments=3, segment_length=10)))
+    rec = Recorder()
+    debug_draw(world, rec)
+    lines = [c[2:] for c in rec.calls if c[1] == "rope"]
+    assert lines == [(20.0, 0.0), (20.0, 10.0), (20.0, 20.0)]  # the start of each segment

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import Actor, Buttons, Character, FeelConfig, Path, Platform, TileGrid, Trigger, World
+from engine import Actor, Buttons, Character, FeelConfig, Path, Platform, Rope, RopeConfig, TileGrid, Trigger, World
 from engine._snapshot import STATE, WORLD_STATE, Slots
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "40")), deadline=None,
@@ -221,3 +221,40 @@ def test_a_subclass_without_an_entry_has_its_own_slots_and_attributes_copied():
     loose.extra = True
     world.restore(snap)
     assert w.mood == "calm" and loose.hp == 3 and not hasattr(loose, "extra")
+
+
+# -- ropes --------------------------------------------------------------------------------------------------
+
+def _roped_scene():
+    world, hero, lift, zone = _scene()
+    vine = world.add(Rope(30, 0, RopeConfig(segments=6, segment_length=4)))
+    chain = world.add(Rope(8, 0, RopeConfig(segments=4, segment_length=5), follow=lift))
+    return world, hero, vine, chain
+
+
+def test_ropes_restore_then_step_identically_even_when_swinging_and_pushed():
+    world, hero, vine, chain = _roped_scene()
+    inputs = [Buttons(right=True, jump=i % 17 < 6) for i in range(60)]
+    run(world, inputs[:20])
+    vine.push(3, 80.0, 0.0)
+    snap = world.snapshot()
+    start = world.state_hash()
+    first = run(world, inputs[20:])
+    points = vine.points, chain.points
+    world.restore(snap)
+    assert world.state_hash() == start
+    assert run(world, inputs[20:]) == first and (vine.points, chain.points) == points
+
+
+def test_a_rope_added_after_the_snapshot_is_dropped_and_a_removed_one_comes_back():
+    world, _hero, vine, chain = _roped_scene()
+    run(world, [Buttons(right=True)] * 10)
+    snap = world.snapshot()
+    expected = run(world, [Buttons(right=True)] * 20)
+    world.restore(snap)
+    world.remove(vine)
+    extra = world.add(Rope(60, 0, RopeConfig(segments=3, segment_length=4)))
+    world.step(Buttons())
+    world.restore(snap)
+    assert world.ropes == [vine, chain] and extra not in world.ropes
+    assert run(world, [Buttons(right=True)] * 20) == expected

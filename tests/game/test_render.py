@@ -271,3 +271,18 @@ def test_moving_platforms_do_not_look_like_the_static_planks(display):
     moving = art.platform_one_way.subsurface((16, 0, 16, 8))
     differ = sum(1 for x in range(16) for y in range(8) if plank.get_at((x, y)) != moving.get_at((x, y)))
     assert differ > 64, f"only {differ} of 128 pixels differ"
+
+
+def test_the_debug_overlay_draws_ropes_at_their_interpolated_positions(display):
+    from engine import Rope, RopeConfig
+
+    from game.camera import View
+    from game.render.debug import draw_debug
+    from game.session import Session
+
+    session = Session(load_level(MAPS / "flat.tmx"))
+    rope = session.world.add(Rope(300, 2, RopeConfig(segments=3, segment_length=10)))  # right of the text
+    surf = pygame.Surface((CANVAS_W, CANVAS_H))
+    draw_debug(surf, session, 1.0, View(0.0, 0.0), fps=60.0, step_ms=0.1, t_hz=60)
+    x, y = rope.points[2]
+    assert surf.get_at((round(x), round(y)))[:3] == (120, 230, 120)

@@ -1,0 +1,517 @@
+"""Ropes: Verlet particles held at a fixed spacing, pinned at the top, swayed by actors: vines and chains.
+
+Each step (run by ``World.step`` after the actors): Verlet integration with the world's falling gravity
+and damping; actors that moved and overlap a particle give it part of their motion; the distance
+constraints are relaxed ``iterations`` times (position-based, even then odd segments); a tether keeps
+particle ``i`` within ``i`` segment lengths of the pin (so a rope never stretches, however few
+iterations); finally each particle touching a tile moves from where it started the step to where the
+solver put it through ``_motion.move``, the actors' own Y-then-X tile pass, so it lands on solid tops,
+slope surfaces and one-way tops (from above only) and never ends inside a solid tile. (A particle lying
+on a flat top with nothing beside it just slides: the same result for much less work.) A rope added to a
+world is first laid through the tiles from its pin down, so none of it starts inside or beyond a floor.
+
+A particle is the centre of a small box (``radius`` px each side) for tiles and actors. Internally the
+arrays hold the box's top-left corner, so the collision pass works on exactly what it stores; the public
+points are the centres. All of a world's ropes live in one numpy structure of arrays (``_RopeSet``),
+padded to the longest rope: a step costs a fixed number of array operations however many ropes there
+are, plus a little per particle touching a tile.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import struct
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+from . import _motion
+from .bodies import Actor
+from .feel import ConfigError, _check, _knob
+from .tiles import ONE_WAY, SLOPE, SOLID
+
+__all__ = ["Rope", "RopeConfig"]
+
+_TINY = 1e-9  # px: a distance below this has no direction to correct along
+_EDGE = 1e-6  # px: the collision prefilter widens boxes by this, so float rounding never hides a tile
+
+
+@dataclass(frozen=True)
+class RopeConfig:
+    """A rope's knobs; each field's metadata carries its unit, range and meaning (like ``FeelConfig``)."""
+
+    segments: int = _knob(12, "count", 1, 1000, "links; the rope has segments + 1 particles")
+    segment_length: float = _knob(8.0, "px", 0.5, 1000.0, "rest distance between neighbouring particles")
+    iterations: int = _knob(4, "count", 1, 64, "constraint passes per step: more is stiffer and costs more")
+    damping: float = _knob(1.5, "1/s", 0.0, 100.0,
+                           "speed decays as exp(-damping * t); 0 leaves only the solver's own small loss")
+    gravity_scale: float = _knob(1.0, "ratio", -10.0, 10.0,
+                                 "times the world's falling gravity; 0 floats, negative rises")
+    radius: float = _knob(1.0, "px", 0.05, 64.0, "half-size of each particle's box against tiles and actors")
+    nudge: float = _knob(0.5, "ratio", 0.0, 1.0, "share of a brushing actor's motion a particle takes up")
+    collide: bool = field(default=True, metadata={"unit": "bool", "doc": "particles collide with tiles"})
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "collide":
+                if not isinstance(value, bool):
+                    raise ConfigError("rope.collide", f"expected true or false, got {value!r}")
+                continue
+            object.__setattr__(self, f.name, _check(f"rope.{f.name}", f, value))
+
+
+def _number(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"rope {what} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _inside(grid, a) -> bool:
+    """Is the box in a solid tile, or the middle of its top or bottom edge under a slope's surface?"""
+    if grid.solid_overlaps(a.x, a.y, a.w, a.h) or _motion.slope_depth(grid, a.x, a.y, a.w, a.h) > _motion.EPS:
+        return True
+    ts, cx = grid.tile_size, a.x + a.w * 0.5  # a box hanging out of the bottom of a slope tile:
+    col, row = math.floor(cx / ts), math.floor(a.y / ts)
+    return grid.kind_at(col, row) == SLOPE and a.y > grid.surface_y(col, row, cx) + _motion.EPS
+
+
+def _slides(grid, x: float, y: float, to_x: float, w: float) -> bool:
+    """Does a box (side ``w``) lying on a flat top (solid or one-way) at ``x, y`` stay on it moving to
+    ``to_x``? True when its feet are on a tile row's top edge with such a tile under it, and its own row
+    is clear of tiles all the way: then it just slides (the cheap case of a rope lying on the floor)."""
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
+    feet = y + w
+    row = round(feet / ts)
+    if not (0.0 <= row * ts - feet <= 1e-9 and (row - 1) * ts <= y and 0 <= row < grid.rows):
+        return False
+    base = row * cols
+    for c in range(max(0, math.floor(x / ts)), min(cols - 1, math.ceil((x + w) / ts) - 1) + 1):
+        if k[base + c] == SOLID or k[base + c] == ONE_WAY:
+            break
+    else:
+        return False  # nothing under it: it falls
+    if row == 0:
+        return True
+    base -= cols  # its own row must be clear from where it is to where it goes
+    lo, hi = (x, to_x + w) if x <= to_x else (to_x, x + w)
+    if lo < grid._x_lo or hi > grid._x_hi:  # into a walled side of the map: the full pass stops it
+        return False
+    for c in range(max(0, math.floor(lo / ts)), min(cols - 1, math.ceil(hi / ts) - 1) + 1):
+        if k[base + c]:
+            return False
+    return True
+
+
+class Rope:
+    """A chain of ``segments + 1`` particles hanging from a pin at ``(x, y)`` (px), created at rest
+    straight down. ``follow``: a body with ``x, y`` (a Platform, an Actor) the pin rides with, keeping
+    its offset; ``None`` pins it in place. Add it with ``world.add(rope)``.
+    """
+
+    __slots__ = ("_config", "_dt", "_follow", "_kicks", "_pin", "_pos", "_prev", "_set", "data", "name")
+
+    def __init__(self, x: float, y: float, config: RopeConfig | None = None, *, follow=None, name: str = "",
+                 data=None):
+        cfg = RopeConfig() if config is None else config
+        if not isinstance(cfg, RopeConfig):
+            raise TypeError(f"rope config must be a RopeConfig, got {type(config).__name__}")
+        x, y = _number(x, "x"), _number(y, "y")
+        self._config = cfg
+        r, n = cfg.radius, cfg.segments + 1
+        pos = np.empty(n, complex)  # each particle's box corner (centre - radius): x + y*1j
+        pos.real = x - r
+        pos.imag = y + np.arange(n) * cfg.segment_length - r
+        self._pos = pos
+        self._prev = pos.copy()  # where each particle started the last step (Verlet and interpolation)
+        self._pin = (x, y)  # the pin, or its offset from ``follow``'s (x, y)
+        self._follow = None
+        self._kicks: list[tuple[int, float, float]] = []  # pushes waiting for the next step (px/s)
+        self._set = None  # the _RopeSet of the world it is in
+        self._dt = 1.0 / 60.0  # s, the step of the world it was last stepped in
+        self.name = name
+        self.data = data
+        self.follow = follow
+
+    # -- the pin ---------------------------------------------------------------------------------------
+    @property
+    def pin(self) -> tuple[float, float]:
+        """Where particle 0 is held (px). Set it to move the pin (the rope swings after it)."""
+        f = self._follow
+        if f is None:
+            return self._pin
+        return f.x + self._pin[0], f.y + self._pin[1]
+
+    @pin.setter
+    def pin(self, xy) -> None:
+        x, y = (_number(v, "pin") for v in xy)
+        f = self._follow
+        self._pin = (x, y) if f is None else (x - f.x, y - f.y)
+        if self._set is not None:
+            self._set._pins_moved = True
+
+    @property
+    def follow(self):
+        """The body the pin rides with (or None). Setting it keeps the pin where it is now."""
+        return self._follow
+
+    @follow.setter
+    def follow(self, body) -> None:
+        if body is not None and not all(isinstance(getattr(body, k, None), (int, float)) for k in "xy"):
+            raise TypeError(f"a rope can follow a body with numeric x and y (a Platform or an Actor), "
+                            f"not {type(body).__name__}")
+        x, y = self.pin
+        self._follow = body
+        self._pin = (x, y) if body is None else (x - body.x, y - body.y)
+        if self._set is not None:
+            self._set._stale = True
+
+    @property
+    def config(self) -> RopeConfig:
+        """The rope's knobs, fixed when it was made (make a new Rope to change them)."""
+        return self._config
+
+    # -- reading ---------------------------------------------------------------------------------------
+    @property
+    def points(self) -> list[tuple[float, float]]:
+        """Particle centres (px), from the pin (index 0) to the free end."""
+        r = self._config.radius
+        return list(zip((self._pos.real + r).tolist(), (self._pos.imag + r).tolist(), strict=True))
+
+    def interpolated(self, alpha: float) -> list[tuple[float, float]]:
+        """Particle centres to draw: lerp(start of the last step, now, alpha), like ``Actor.interpolated``."""
+        prev, r = self._prev, self._config.radius
+        xy = prev + (self._pos - prev) * alpha
+        return list(zip((xy.real + r).tolist(), (xy.imag + r).tolist(), strict=True))
+
+    def nearest(self, x: float, y: float) -> int:
+        """Index of the particle whose centre is nearest ``(x, y)`` (the lowest index on a tie)."""
+        r = self._config.radius
+        return int(np.argmin((self._pos.real + r - x) ** 2 + (self._pos.imag + r - y) ** 2))
+
+    def velocity(self, i: int) -> tuple[float, float]:
+        """Particle ``i``'s velocity over the last step (px/s)."""
+        v = complex(self._pos[self._index(i)] - self._prev[self._index(i)]) / self._dt
+        return v.real, v.imag
+
+    # -- acting on it ----------------------------------------------------------------------------------
+    def push(self, i: int, vx: float, vy: float) -> None:
+        """Add ``(vx, vy)`` px/s to particle ``i`` at the next step (a hit, a grab, a gust). The pinned
+        particle 0 does not move."""
+        self._kicks.append((self._index(i), _number(vx, "push vx"), _number(vy, "push vy")))
+
+    def _index(self, i) -> int:
+        n = len(self._pos)
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not -n <= i < n:
+            raise IndexError(f"rope particle index {i!r} is outside 0..{n - 1}")
+        return int(i) % n
+
+    def __deepcopy__(self, memo):
+        new = Rope.__new__(Rope)
+        memo[id(self)] = new
+        new._config, new.name, new.data = self._config, self.name, self.data  # data is shared, like bodies'
+        new._pos, new._prev = self._pos.copy(), self._prev.copy()
+        new._pin, new._kicks, new._dt = self._pin, list(self._kicks), self._dt
+        new._follow = copy.deepcopy(self._follow, memo)
+        new._set = None  # a copied _RopeSet links its ropes again
+        return new
+
+    def __repr__(self) -> str:
+        x, y = self.pin
+        cfg = self._config
+        return f"Rope({self.name!r} pin=({x:.3f}, {y:.3f}) {cfg.segments} x {cfg.segment_length:g} px)"
+
+
+class _RopeSet:
+    """Every rope of one world in flat complex arrays (x + y*1j), one row of ``cols`` particles per rope,
+    padded to the longest rope (an even count). Each Rope's ``_pos`` / ``_prev`` are views into its row
+    while it is in the world. Flat 1-D arrays and strided slices keep numpy's per-call cost at its lowest:
+    at these sizes a step costs what its number of array operations costs, not its number of particles."""
+
+    def __init__(self):
+        self.ropes: list[Rope] = []
+        self._stale = True  # ropes added or removed or a follow changed: rebuild before stepping
+        self._pins_moved = False  # a pin was set: read the pins again before stepping
+        self._key = None  # (dt, gravity) the step factors were computed for
+        self._tiles = (None,)  # ((grid, version), summed-area table of its tiles, index limits, scales)
+        self._probe = Actor(0.0, 0.0, 1.0, 1.0, gravity=False, name="rope particle")
+
+    # -- membership ------------------------------------------------------------------------------------
+    def add(self, rope: Rope, grid) -> Rope:
+        if rope._set is self:
+            raise ValueError(f"{rope!r} is already in this world")
+        if rope._set is not None:
+            raise ValueError(f"{rope!r} is in another world; world.remove(rope) it there first")
+        if rope.config.collide:
+            self._thread(rope, grid)
+        self.ropes.append(rope)
+        rope._set = self
+        self._stale = True
+        return rope
+
+    def _thread(self, rope: Rope, grid) -> None:
+        """Lay a rope through the tiles from the pin down, each particle placed from the one before it:
+        made through a floor, it stops on top and its extra length lies along the floor to the right
+        (never inside a tile, nor hanging out beyond one)."""
+        probe, w = self._probe, 2.0 * rope.config.radius
+        probe.w = probe.h = w
+        pos, prev = rope._pos, rope._prev
+        made = pos.tolist()
+        for i in range(1, len(pos)):
+            s = complex(pos[i - 1])
+            p = s + (made[i] - made[i - 1])
+            x, y = min(s.real, p.real), min(s.imag, p.imag)
+            if next(grid.tiles_in(x, y, max(s.real, p.real) + w - x, max(s.imag, p.imag) + w - y), None) is None:
+                if p != made[i]:
+                    prev[i] += p - made[i]
+                    pos[i] = p
+                continue
+            probe.x, probe.y = s.real, s.imag
+            _motion.move(grid, (), probe, p.real - s.real, p.imag - s.imag, False)
+            short = abs(p - complex(probe.x, probe.y))
+            if short > _motion.EPS:  # stopped on something: the rest of the segment goes sideways
+                _motion.move(grid, (), probe, short, 0.0, False)
+            moved = complex(probe.x, probe.y)
+            prev[i] += moved - made[i]  # same velocity, from its new place
+            pos[i] = moved
+
+    def remove(self, rope: Rope) -> None:
+        for i, r in enumerate(self.ropes):
+            if r is rope:
+                del self.ropes[i]
+                break
+        else:
+            raise ValueError(f"{rope!r} is not in this world; call world.add(rope) first")
+        rope._pos, rope._prev = rope._pos.copy(), rope._prev.copy()  # its own arrays again
+        rope._set = None
+        self._stale = True
+
+    # -- layout ----------------------------------------------------------------------------------------
+    def _build(self, d) -> None:
+        ropes = self.ropes
+        sizes = [len(r._pos) for r in ropes]
+        rows, cols = len(ropes), max(sizes) + max(sizes) % 2
+        total = rows * cols
+        pos, prev = np.empty(total, complex), np.empty(total, complex)
+        movable = np.zeros((rows, cols), bool)  # real particles other than the pin
+        reach = np.full((rows, cols), np.inf)  # px, most distance from the pin (the tether)
+        rest = np.zeros((rows, cols))  # px, constraint j joins particles j and j + 1
+        weight = np.zeros((rows, cols))  # share of a constraint's correction each end takes
+        for row, (rope, n) in enumerate(zip(ropes, sizes, strict=True)):
+            cfg, at = rope.config, row * cols
+            pos[at:at + n], prev[at:at + n] = rope._pos, rope._prev
+            pos[at + n:at + cols] = prev[at + n:at + cols] = rope._pos[n - 1]  # padding: still, weightless
+            rope._pos, rope._prev = pos[at:at + n], prev[at:at + n]
+            movable[row, 1:n] = True
+            reach[row, :n] = np.arange(n) * cfg.segment_length
+            rest[row, :n - 1] = cfg.segment_length
+            weight[row, :n - 1] = 0.5
+            weight[row, 0] = 1.0  # the pin's half is undone by re-pinning: the whole correction moves particle 1
+        self._pos, self._prev, self._tmp = pos, prev, np.empty_like(pos)
+        self._rows, self._cols, self._sizes = rows, cols, sizes
+        self._movable = movable
+        self._pins = np.array([complex(*rope.pin) - complex(rope.config.radius, rope.config.radius)
+                               for rope in ropes])
+        self._following = [(row, r) for row, r in enumerate(ropes) if r._follow is not None]
+        self._radius = [r.config.radius for r in ropes]
+        self._share = [r.config.nudge for r in ropes]
+        self._size = np.repeat([2.0 * r for r in self._radius], cols)  # px, each particle's box side
+        self._widest = float(self._size.max())
+        self._span = np.empty(4 * total)
+        self._widen = np.concatenate([np.full(2 * total, -_EDGE), np.repeat(self._size + _EDGE, 2)])
+        nudging = np.array([[r.config.nudge > 0.0] for r in ropes]) & movable
+        self._nudging = nudging.ravel() if nudging.any() else None
+        collide = np.array([[r.config.collide] for r in ropes]) & movable
+        self._collide = collide.ravel() if collide.any() else None
+        self._reach = reach.ravel()
+        self._tiles = (None,)
+        # Even constraints never share a particle, nor do odd ones: each group is solved at once, exactly
+        # as one after another. A row's last (odd) constraint would join it to the next row: weight 0.
+        its = np.array([[r.config.iterations] for r in ropes])
+        self._passes = []  # per iteration; a rope past its iteration count takes no correction
+        for k in range(int(its.max())):
+            w = (weight * (its > k)).ravel()
+            rw = w * rest.ravel()
+            groups = [(pos[0::2], pos[1::2], w[0::2].copy(), rw[0::2].copy())]
+            if total > 2:
+                groups.append((pos[1:-1:2], pos[2::2], w[1:-1:2].copy(), rw[1:-1:2].copy()))
+            self._passes.append(groups)
+        self._stale = self._pins_moved = False
+        self._factors(d)
+
+    def _factors(self, d) -> None:
+        """The per-step factors that depend on the world's step and gravity."""
+        dt, g = d.dt, d.fall_gravity
+        old = self._key[0] if self._key is not None else None
+        if old is not None and old != dt:  # keep speeds in px/s when the step changes
+            self._prev[...] = self._pos - (self._pos - self._prev) * (dt / old)
+        cols = self._cols
+        self._keep = np.repeat([math.exp(-r.config.damping * dt) for r in self.ropes], cols)
+        self._fall = (np.repeat([r.config.gravity_scale * g * dt * dt for r in self.ropes], cols)
+                      * self._movable.ravel())
+        for r in self.ropes:
+            r._dt = dt
+        self._key = (dt, g)
+
+    # -- stepping --------------------------------------------------------------------------------------
+    def step(self, grid, actors, d) -> None:
+        if self._stale:
+            self._build(d)
+        elif self._key != (d.dt, d.fall_gravity):
+            self._factors(d)
+        pos, prev, tmp, pins, cols = self._pos, self._prev, self._tmp, self._pins, self._cols
+        if self._pins_moved:
+            for row, rope in enumerate(self.ropes):
+                x, y = rope.pin
+                r = rope.config.radius
+                pins[row] = complex(x - r, y - r)
+            self._pins_moved = False
+        for row, rope in self._following:
+            f, (ox, oy), r = rope._follow, rope._pin, rope.config.radius
+            pins[row] = complex(f.x + ox - r, f.y + oy - r)
+        # Verlet: x' = x + (x - x_prev) * keep + g dt^2
+        np.subtract(pos, prev, out=tmp)
+        tmp *= self._keep
+        tmp.imag += self._fall
+        tmp += pos
+        prev[...] = pos
+        pos[...] = tmp
+        pos[0::cols] = pins
+        for row, rope in enumerate(self.ropes):
+            if rope._kicks:
+                for i, vx, vy in rope._kicks:
+                    if i:
+                        pos[row * cols + i] += complex(vx * d.dt, vy * d.dt)
+                rope._kicks.clear()
+        if actors and self._nudging is not None:
+            self._nudge(actors)
+        hypot, maximum = np.hypot, np.maximum
+        for groups in self._passes:
+            for a, b, w, rw in groups:
+                delta = b - a
+                dist = hypot(delta.real, delta.imag)
+                maximum(dist, _TINY, out=dist)
+                corr = delta * (w - rw / dist)  # = delta * w * (1 - rest / dist)
+                a += corr
+                b -= corr
+            pos[0::cols] = pins
+        self._tether()
+        if self._collide is not None:
+            self._collide_tiles(grid)
+
+    def _tether(self) -> None:
+        """Long-range attachment: particle i no further than i segment lengths from the pin."""
+        pos, reach = self._pos, self._reach
+        pins = np.repeat(self._pins, self._cols)
+        delta = pos - pins
+        dist = np.hypot(delta.real, delta.imag)
+        over = dist > reach
+        if over.any():
+            scale = np.divide(reach, dist, out=np.ones_like(dist), where=over)
+            np.copyto(pos, pins + delta * scale, where=over)
+
+    def _nudge(self, actors) -> None:
+        """Particles overlapping an actor that moved this step take up ``nudge`` of the difference between
+        the actor's motion and their own, along each axis the actor outruns them."""
+        moving = [a for a in actors if a.x != a.prev_x or a.y != a.prev_y]
+        if not moving:
+            return
+        pos, prev, cols, nudging = self._pos, self._prev, self._cols, self._nudging
+        x, y = pos.real, pos.imag
+        # All particles' bounds (pins and padding too: wider, never narrower) rule out far actors cheaply.
+        x0, y0 = float(x.min()), float(y.min())
+        x1, y1 = float(x.max()) + self._widest, float(y.max()) + self._widest
+        for a in moving:
+            ax, ay, aw, ah = a.x, a.y, a.w, a.h
+            if not (ax < x1 and x0 < ax + aw and ay < y1 and y0 < ay + ah):
+                continue
+            hit = (x < ax + aw) & (x + self._size > ax) & (y < ay + ah) & (y + self._size > ay) & nudging
+            if not hit.any():
+                continue
+            mx, my = ax - a.prev_x, ay - a.prev_y
+            where = np.flatnonzero(hit)
+            now, start = pos[where].tolist(), prev[where].tolist()
+            for k, at in enumerate(where.tolist()):
+                share, p, s = self._share[at // cols], now[k], start[k]
+                gx, gy = mx - (p.real - s.real), my - (p.imag - s.imag)
+                p = now[k] = complex(p.real + share * gx if gx * mx > 0.0 else p.real,
+                                     p.imag + share * gy if gy * my > 0.0 else p.imag)
+                x0, y0 = min(x0, p.real), min(y0, p.imag)  # the next actor may meet it where it went
+                x1, y1 = max(x1, p.real + self._widest), max(y1, p.imag + self._widest)
+            pos[where] = now
+
+    def _tile_table(self, grid):
+        """A summed-area table of the grid's non-empty tiles (flat, (rows + 1) x (cols + 1)): the number
+        of tiles in any box in four lookups. Also says whether the tiles changed since the last step."""
+        key = (grid, getattr(grid, "version", 0))
+        changed = self._tiles[0] != key
+        if changed:
+            table = np.zeros((grid.rows + 1, grid.cols + 1), np.int64)
+            table[1:, 1:] = (grid.kinds != 0).cumsum(0).cumsum(1)
+            pairs = 2 * len(self._pos)  # x, y of every particle's low corner, then of its high corner
+            limit = np.tile(np.array([grid.cols, grid.rows], float), pairs)  # clip tile indices to the table
+            scale = np.tile(np.array([1, grid.cols + 1], np.intp), pairs)  # row index -> flat table index
+            self._tiles = (key, table.ravel(), limit, scale)
+        return self._tiles[1:] + (changed,)
+
+    def _collide_tiles(self, grid) -> None:
+        """Move each particle from where it started the step to where the solver put it, through the
+        tiles: the same Y-then-X pass actors use (``_motion.move``), so it cannot end inside a solid.
+        Only particles whose swept box overlaps a non-empty tile take that (slower) pass."""
+        pos, prev, cols = self._pos, self._prev, self._cols
+        table, limit, scale, changed = self._tile_table(grid)
+        span, half = self._span, 2 * len(pos)  # the swept boxes: x0, y0, x0, y0, ... then x1, y1, ...
+        lo, hi = span[:half], span[half:]
+        np.minimum(pos.view(np.float64), prev.view(np.float64), out=lo)
+        np.maximum(pos.view(np.float64), prev.view(np.float64), out=hi)
+        span += self._widen
+        # a swept box reaching past a walled side of the map takes the full pass too (Edges)
+        edge = (span[0:half:2] < grid._x_lo) | (span[half::2] > grid._x_hi) | \
+            (span[1:half:2] < grid._y_lo) | (span[half + 1::2] > grid._y_hi)
+        span /= grid.tile_size
+        np.maximum(span, 0.0, out=span)
+        np.minimum(span, limit, out=span)
+        np.ceil(hi, out=hi)
+        cell = span.astype(np.intp)  # tile columns and rows [low, high)
+        cell *= scale
+        c0, r0, c1, r1 = cell[0:half:2], cell[1:half:2], cell[half::2], cell[half + 1::2]
+        count = table[r1 + c1] - table[r0 + c1] - table[r1 + c0] + table[r0 + c0]
+        near = ((count > 0) | edge) & self._collide
+        if not near.any():
+            return
+        radius, probe, move = self._radius, self._probe, _motion.move
+        for at in np.flatnonzero(near).tolist():  # in order: a rope's particles from the pin down
+            w = 2.0 * radius[at // cols]
+            probe.w = probe.h = w
+            p, s = complex(pos[at]), complex(prev[at])
+            probe.x, probe.y = s.real, s.imag
+            if changed and _inside(grid, probe):
+                # A tile appeared on it (or the world's grid was swapped): come in from the neighbour
+                # nearer the pin, which is already placed. Otherwise a start is never inside: every
+                # particle ends each step outside, and a rope is threaded through the tiles when added.
+                s = complex(pos[at - 1])
+                probe.x, probe.y = s.real, s.imag
+            elif p.imag >= s.imag and _slides(grid, s.real, s.imag, p.real, w):
+                pos[at] = complex(p.real, s.imag)
+                continue
+            move(grid, (), probe, p.real - s.real, p.imag - s.imag, False)
+            pos[at] = complex(probe.x, probe.y)
+
+    # -- state -----------------------------------------------------------------------------------------
+    def digest(self, h) -> None:
+        """Feed every rope's particles, pin and pending pushes to the hash ``h``."""
+        for rope in self.ropes:
+            h.update(rope._pos.tobytes())
+            h.update(rope._prev.tobytes())
+            h.update(struct.pack("<2d?", *rope._pin, rope._follow is not None))
+            for kick in rope._kicks:
+                h.update(struct.pack("<q2d", *kick))
+
+    def __deepcopy__(self, memo):
+        new = _RopeSet()
+        memo[id(self)] = new
+        new.ropes = copy.deepcopy(self.ropes, memo)
+        for rope in new.ropes:
+            rope._set = new
+        return new
