@@ -16,6 +16,7 @@ import difflib
 import logging
 import math
 import os
+import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,6 +84,12 @@ def load_level(path: str | Path, *, images: bool = False) -> LevelData:
 
 
 # -- internals ---------------------------------------------------------------------------------------
+
+
+class _Layer(NamedTuple):
+    name: str
+    gids: np.ndarray  # flat uint32, flip bits included
+    node: ET.Element  # its <layer> element
 
 
 class _Prop(NamedTuple):
@@ -170,15 +177,16 @@ class _Loader:
         self.firstgids = [t.firstgid for t in self.tilesets]
 
         layer_order: list[str] = []
-        tile_layers: list[tuple[str, np.ndarray]] = []
+        tile_layers: list[_Layer] = []
         objects: list[_Object] = []
         self.walk_layers(root, cols, rows, layer_order, tile_layers, objects)
 
         kinds, left, right, marked = self.collision_arrays(tile_layers, cols, rows)
         level = self.build_level(objects, map_props, tile_size, cols, rows, layer_order)
         self.read_kind_tiles(level, marked, cols)
+        level.tmx = self.load_pytmx(images, root, tile_layers, cols, rows)
+        del root, tile_layers, marked  # the engine's grid is the biggest allocation: let it have the room
         level.grid = self.make_grid(kinds, left, right, tile_size)
-        level.tmx = self.load_pytmx(images)
         self.attach_gids(level)
         return level
 
@@ -447,7 +455,7 @@ class _Loader:
 
     # -- layers ----------------------------------------------------------------------------------------
     def walk_layers(self, parent: ET.Element, cols: int, rows: int, order: list[str],
-                    tile_layers: list[tuple[str, np.ndarray]], objects: list[_Object],
+                    tile_layers: list[_Layer], objects: list[_Object],
                     offset: tuple[float, float] = (0.0, 0.0), depth: int = 0) -> None:
         for node in parent:
             name = node.get("name", "")
@@ -477,7 +485,7 @@ class _Loader:
                 gids = self.read_tile_data(node, label, cols, rows)
                 if (ox, oy) != (0.0, 0.0):
                     self.check_unshifted(label, gids, ox, oy)
-                tile_layers.append((name, gids))
+                tile_layers.append(_Layer(name, gids, node))
             elif node.tag == "objectgroup":
                 order.append(name)
                 self.properties(node, f"object layer {shown(name)}")
@@ -532,8 +540,9 @@ class _Loader:
             index = int(np.flatnonzero(np.isin(gids, np.array(list(bad), dtype=gids.dtype)))[0])
             row, col = divmod(index, cols)
             raise self.error(f"{label} at column {col}, row {row}", bad[int(gids[index])])
-        cells = table[inverse.reshape(-1)]
-        return cells[:, 0], cells[:, 1], cells[:, 2], cells[:, 3], cells[:, 4]
+        inverse = inverse.reshape(-1)
+        return tuple(table[:, i].astype(dtype)[inverse]
+                     for i, dtype in enumerate((np.int8, np.int8, np.int16, np.int16, np.int32)))
 
     def check_unshifted(self, label: str, gids: np.ndarray, ox: float, oy: float) -> None:
         """Collision follows the tile grid, so a layer holding collision tiles must not be offset."""
@@ -560,7 +569,10 @@ class _Loader:
 
         try:
             if encoding == "csv":
-                cells = text.replace("\n", "").split(",") if text else []
+                fast = _csv_gids(text, expected)
+                if fast is not None:
+                    return fast
+                cells = text.replace("\n", "").split(",") if text else []  # the exact reading, for its errors
                 if len(cells) != expected:
                     raise wrong_count(len(cells))
                 return np.array([int(v) for v in cells], dtype=np.uint32)
@@ -653,12 +665,12 @@ class _Loader:
         ``[(layer name, tile kind index per cell)]``, checked to share no cell with other collision."""
         n = cols * rows
         kinds = np.zeros(n, dtype=np.int8)
-        strength = np.zeros(n, dtype=np.int32)
-        left = np.zeros(n, dtype=np.int32)
-        right = np.zeros(n, dtype=np.int32)
+        strength = np.zeros(n, dtype=np.int8)
+        left = np.zeros(n, dtype=np.int16)
+        right = np.zeros(n, dtype=np.int16)
         layers = np.zeros(n, dtype=np.int32)  # collision tiles in each cell, over all layers
         marked: list[tuple[str, np.ndarray]] = []
-        for name, gids in tile_layers:
+        for name, gids, _node in tile_layers:
             s, code, lh, rh, tk = self.collision_codes(gids, f"layer {shown(name)}", cols)
             take = (s > 0) & (s >= strength)
             strength[take], kinds[take], left[take], right[take] = s[take], code[take], lh[take], rh[take]
@@ -877,15 +889,38 @@ class _Loader:
         return points
 
     # -- pytmx -----------------------------------------------------------------------------------------
-    def load_pytmx(self, images: bool):
+    def load_pytmx(self, images: bool, root: ET.Element, tile_layers: list[_Layer], cols: int, rows: int):
+        """pytmx's map for the renderer, built from the XML already read. The tile layers' data is not
+        parsed a second time: each layer's few distinct gids are registered with pytmx in the order pytmx
+        itself meets them (so its numbering is the one ``pytmx.TiledMap(path)`` gives), then its cells are
+        mapped from our arrays."""
         try:
             import pytmx
 
             if images:
-                from pytmx.util_pygame import load_pygame
-
-                return load_pygame(str(self.path), allow_duplicate_names=True)
-            return pytmx.TiledMap(str(self.path), allow_duplicate_names=True)
+                from pytmx.util_pygame import pygame_image_loader as image_loader
+            else:
+                image_loader = pytmx.pytmx.default_image_loader
+            tmx = pytmx.TiledMap(image_loader=image_loader, allow_duplicate_names=True)
+            tmx.filename = str(self.path)
+            data = {}
+            for layer in tile_layers:
+                uniq, first, inverse = np.unique(layer.gids, return_index=True, return_inverse=True)
+                numbers = [0] * len(uniq)
+                for j in np.argsort(first).tolist():
+                    numbers[j] = tmx.register_gid_check_flags(int(uniq[j]))
+                # an object array hands every cell the same int object pytmx keeps for its gid
+                data[id(layer.node)] = np.array(numbers, dtype=object)[inverse.reshape(-1)].reshape(rows,
+                                                                                                  cols).tolist()
+                node = layer.node.find("data")
+                node.text, node.attrib = "", {"encoding": "base64"}  # pytmx reads an empty layer
+            tmx.parse_xml(root)
+            nodes = root.findall(".//layer")  # the order pytmx made its tile layers in
+            for layer, node in zip([t for t in tmx.layers if isinstance(t, pytmx.TiledTileLayer)], nodes,
+                                   strict=True):
+                if id(node) in data:
+                    layer.data = data.pop(id(node))
+            return tmx
         except Exception as exc:  # pytmx raises bare Exception/KeyError/ValueError; keep it one line
             reason = " ".join(str(exc).split()) or type(exc).__name__
             hint = ""
@@ -937,6 +972,22 @@ class _View:
 
     def route(self, start: tuple[float, float], size: tuple[float, float]) -> list[tuple[float, float]]:
         return self._loader.route(self._where, self._values, self.given, start, size)
+
+
+def _csv_gids(text: str, expected: int) -> np.ndarray | None:
+    """A CSV layer's gids read by numpy, or None when the text is anything but ``expected`` plain whole
+    numbers 0..2^32-1 between commas (then the exact reading decides, and says what is wrong)."""
+    if text.count(",") != expected - 1:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            values = np.fromstring(text, dtype=np.int64, sep=",")
+    except (ValueError, DeprecationWarning):
+        return None
+    if values.size != expected or (expected and (values.min() < 0 or values.max() > 0xFFFFFFFF)):
+        return None
+    return values.astype(np.uint32)
 
 
 def _short(path, most: int = 160) -> str:
