@@ -238,14 +238,6 @@ def prop(name, value, kind="float"):
     return f'<property name="{name}" type="{kind}" value="{value}"/>'
 
 
-def load_error(path) -> str:
-    with pytest.raises(LevelError) as err:
-        load_level(path)
-    message = str(err.value)
-    assert message.startswith(f"{path}: ") and "\n" not in message, message
-    return message
-
-
 @pytest.mark.parametrize("objects, fragments", [
     ('<object id="1" type="spawn" x="nan" y="112"><point/></object>', ["object 1 (spawn)", "not a finite"]),
     ('<object id="1" type="spawn" x="1e308" y="112"><point/></object>', ["object 1 (spawn)", "outside the map"]),
@@ -272,13 +264,13 @@ def load_error(path) -> str:
               '<object id="6" x="40" y="60"><polyline points="' + " ".join(f"{i},0" for i in range(300)) + '"/></object>'),
      ["object 5 'lift' (platform)", "300 points", "limit of 256"]),
 ])
-def test_hostile_numbers_in_objects_are_one_line_naming_the_object(tmp_path, objects, fragments):
+def test_hostile_numbers_in_objects_are_one_line_naming_the_object(tmp_path, objects, fragments, load_error):
     message = load_error(write_map(tmp_path, objects))
     for fragment in fragments:
         assert fragment in message, message
 
 
-def test_a_zero_length_path_and_zero_dx_dy_break_the_same_rule(tmp_path):
+def test_a_zero_length_path_and_zero_dx_dy_break_the_same_rule(tmp_path, load_error):
     still = platform(prop("path", "6", "object"), '<object id="6" x="40" y="60"><polyline points="3,3 3,3"/></object>')
     zero = platform(prop("dx", "0") + prop("dy", "0"))
     messages = [load_error(write_map(tmp_path, objects, name=f"{i}.tmx")) for i, objects in enumerate((still, zero))]
@@ -287,18 +279,18 @@ def test_a_zero_length_path_and_zero_dx_dy_break_the_same_rule(tmp_path):
 
 
 @pytest.mark.parametrize("firstgid", ["0", "-5", "x", "268435456"])
-def test_a_tileset_firstgid_below_1_is_refused_rather_than_shifting_collision(tmp_path, firstgid):
+def test_a_tileset_firstgid_below_1_is_refused_rather_than_shifting_collision(tmp_path, firstgid, load_error):
     path = write_map(tmp_path, tileset=f'<tileset firstgid="{firstgid}" source="test_tiles.tsx"/>')
     assert "firstgid" in load_error(path)
 
 
-def test_overlapping_tileset_gid_ranges_are_refused(tmp_path):
+def test_overlapping_tileset_gid_ranges_are_refused(tmp_path, load_error):
     tilesets = '<tileset firstgid="1" source="test_tiles.tsx"/><tileset firstgid="5" source="test_tiles.tsx"/>'
     message = load_error(write_map(tmp_path, tileset=tilesets))
     assert "starts at firstgid 5" in message and "gids 1..8" in message
 
 
-def test_a_tileset_that_is_not_tsx_is_one_line_and_pytmx_logs_nothing(tmp_path, capfd):
+def test_a_tileset_that_is_not_tsx_is_one_line_and_pytmx_logs_nothing(tmp_path, capfd, load_error):
     (tmp_path / "tiles.xml").write_bytes((MAPS / "test_tiles.tsx").read_bytes())
     path = write_map(tmp_path, tileset='<tileset firstgid="1" source="tiles.xml"/>')
     assert "is not a .tsx file" in load_error(path)
@@ -320,7 +312,7 @@ def test_pytmx_warnings_never_reach_stderr(tmp_path, capfd):
     ('width="20" height="8"', "", "no spawn"),  # the spawn check still runs on a small map without layers
     ('width="99999999999999999999" height="8"', "", "not a whole number"),
 ])
-def test_huge_maps_are_refused_before_anything_is_allocated(tmp_path, size, layers, fragment):
+def test_huge_maps_are_refused_before_anything_is_allocated(tmp_path, size, layers, fragment, load_error):
     import tracemalloc
     path = write_map(tmp_path, "" if fragment == "no spawn" else SPAWN, size=size, layers=layers)
     tracemalloc.start()
@@ -333,7 +325,7 @@ def test_huge_maps_are_refused_before_anything_is_allocated(tmp_path, size, laye
     assert peak < 8 << 20  # bytes: nothing sized by the declared map was allocated
 
 
-def test_a_zlib_bomb_is_not_inflated_past_the_layer(tmp_path):
+def test_a_zlib_bomb_is_not_inflated_past_the_layer(tmp_path, load_error):
     import base64
     import zlib
     bomb = base64.b64encode(zlib.compress(bytes(4 * 20 * 8 * 1000))).decode()  # 1000x the layer's size
@@ -349,7 +341,7 @@ def test_a_zlib_bomb_is_not_inflated_past_the_layer(tmp_path):
     ("platforms", 0, "one platform too many"),
     ("group_depth", 0, "nested more than 0 groups"),
 ])
-def test_each_count_limit_is_a_one_line_error(tmp_path, monkeypatch, field, value, fragment):
+def test_each_count_limit_is_a_one_line_error(tmp_path, monkeypatch, field, value, fragment, load_error):
     import dataclasses
 
     from game import levelfile
@@ -384,7 +376,7 @@ def test_collision_from_numpy_matches_every_layer_rule_on_a_big_map(tmp_path):
     (f'<tileset firstgid="1" source="{"9" * 5000}.tsx"/>', None),  # found by tools/fuzz.py: OSError ENAMETOOLONG
     (None, f'<imagelayer id="7" name="sky"><image source="{"a" * 5000}.png"/></imagelayer>'),
 ])
-def test_a_file_name_too_long_for_the_system_is_one_line(tmp_path, tileset, layers):
+def test_a_file_name_too_long_for_the_system_is_one_line(tmp_path, tileset, layers, load_error):
     ground = f'<layer id="1" name="ground" width="20" height="8"><data encoding="csv">{FLAT_ROWS}</data></layer>'
     message = load_error(write_map(tmp_path, tileset=tileset, layers=ground + (layers or "")))
     assert "not found" in message and len(message) < 600

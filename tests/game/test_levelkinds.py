@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from game import levelfile
-from game.levelfile import LevelData, LevelError, load_level
+from game.levelfile import LevelData, load_level
 from game.levelkinds import (
     DOCS_BEGIN,
     DOCS_END,
@@ -41,14 +41,6 @@ def write_map(tmp_path, objects: str = "", *, layer: str = FLAT, tileset: str = 
         f'<layer id="1" name="ground" width="20" height="8"><data encoding="csv">{layer}</data></layer>'
         f'{extra_layers}<objectgroup id="2" name="objects">{SPAWN}{objects}</objectgroup></map>')
     return path
-
-
-def load_error(path) -> str:
-    with pytest.raises(LevelError) as err:
-        load_level(path)
-    message = str(err.value)
-    assert message.startswith(f"{path}: ") and "\n" not in message, message
-    return message
 
 
 def obj(cls: str, props: dict, *, oid: int = 5, name: str = "it", shape: str = "") -> str:
@@ -180,7 +172,7 @@ def _error_cases():
 
 
 @pytest.mark.parametrize("cls, prop, props, fragments", list(_error_cases()))
-def test_each_bad_property_is_one_line_naming_the_object_and_the_property(tmp_path, cls, prop, props, fragments):
+def test_each_bad_property_is_one_line_naming_the_object_and_the_property(tmp_path, cls, prop, props, fragments, load_error):
     given = {**(setting(cls, prop) if prop else {}), **props}  # (no prop: the case sets everything)
     message = load_error(write_map(tmp_path, obj(cls, given)))
     assert f"object 5 'it' ({cls})" in message, message
@@ -210,14 +202,14 @@ def test_each_bad_property_is_one_line_naming_the_object_and_the_property(tmp_pa
     ('<object id="5" type="enemmy" x="3" y="3"><point/></object>', ["object 5 (enemmy)", "did you mean 'enemy'"]),
     ('<object id="5" type="crumbel" x="3" y="3" width="16" height="16"/>', ["did you mean 'crumble'"]),
 ])
-def test_shapes_routes_and_places_of_the_new_kinds(tmp_path, objects, fragments):
+def test_shapes_routes_and_places_of_the_new_kinds(tmp_path, objects, fragments, load_error):
     message = load_error(write_map(tmp_path, objects))
     for fragment in fragments:
         assert fragment in message, message
 
 
 @pytest.mark.parametrize("field, kind", [("enemies", "enemy"), ("turrets", "turret"), ("vines", "vine")])
-def test_each_count_limit_of_the_new_kinds(tmp_path, monkeypatch, field, kind):
+def test_each_count_limit_of_the_new_kinds(tmp_path, monkeypatch, field, kind, load_error):
     monkeypatch.setattr(levelfile, "LIMITS", dataclasses.replace(levelfile.LIMITS, **{field: 1}))
     objects = obj(kind, {}, oid=5) + obj(kind, {}, oid=6, name="two")
     message = load_error(write_map(tmp_path, objects))
@@ -257,13 +249,13 @@ def write_tiles(tmp_path, tile: str, layer: str = FLAT.replace("0", "2", 1)) -> 
     ('<tile id="1" type="breakabel"><properties><property name="collision" value="solid"/></properties></tile>',
      ["tileset 't' tile 1", "unknown class 'breakabel'; did you mean 'breakable'?"]),
 ])
-def test_a_bad_kind_tile_is_one_line_naming_the_tile(tmp_path, tile, fragments):
+def test_a_bad_kind_tile_is_one_line_naming_the_tile(tmp_path, tile, fragments, load_error):
     message = load_error(write_tiles(tmp_path, tile))
     for fragment in fragments:
         assert fragment in message, message
 
 
-def test_a_kind_tile_must_hold_its_cell_alone(tmp_path):
+def test_a_kind_tile_must_hold_its_cell_alone(tmp_path, load_error):
     tile = '<tile id="1" type="breakable"><properties><property name="collision" value="solid"/></properties></tile>'
     over = FLAT.replace("0", "1", 1)  # another layer's solid tile in the same cell (column 0, row 0)
     path = write_tiles(tmp_path, tile)
@@ -274,7 +266,7 @@ def test_a_kind_tile_must_hold_its_cell_alone(tmp_path):
     assert "layer 'ground' at column 0, row 0: a breakable tile shares its cell" in message, message
 
 
-def test_kind_tiles_are_counted_against_their_limit(tmp_path, monkeypatch):
+def test_kind_tiles_are_counted_against_their_limit(tmp_path, monkeypatch, load_error):
     monkeypatch.setattr(levelfile, "LIMITS", dataclasses.replace(levelfile.LIMITS, kind_tiles=3))
     tile = '<tile id="1" type="breakable"><properties><property name="collision" value="solid"/></properties></tile>'
     layer = FLAT.replace("0,0,0,0", "2,2,2,2", 1)
