@@ -2,9 +2,11 @@
 
 The loader reads the XML itself for everything with meaning -- tile collision, objects, properties,
 layer order -- so that every problem becomes one :class:`LevelError` line naming the file and the
-offending tile (tileset name + local tile id) or object (id, name, class). Sizes, counts and numbers are
-checked against :data:`LIMITS` before anything is allocated for them. It then loads the same file with
-pytmx for the renderer (``LevelData.tmx``). It never draws. The format is documented for level designers
+offending tile (tileset name + local tile id) or object (id, name, class). Objects are checked and read
+by the table of kinds in ``levelkinds.py`` (each kind's properties, ranges and reader). Sizes, counts and
+numbers are checked against :data:`LIMITS` before anything is allocated for them. It then hands the same
+XML, with the tile layers it has already read, to pytmx for the renderer (``LevelData.tmx``). It never
+draws. The format is documented for level designers
 in ``docs/levels.md``, the limits in ``docs/reliability.md``.
 """
 
