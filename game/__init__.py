@@ -2,6 +2,7 @@
 
 Rooms of the house:
 - ``levelfile``   Tiled .tmx/.tsx -> LevelData (engine TileGrid + object areas), one-line LevelError
+- ``levelkinds``  what a level holds: its records, its limits and the one table of object kinds
 - ``session``     the game rules over one level (death, respawn, coins, checkpoints, goal)
 - ``inputscript`` the ``COUNT BUTTONS`` input-script format (headless runs, recordings, replays)
 - ``cli``         ``python -m game`` argument handling and the headless runner

@@ -2,9 +2,11 @@
 
 The loader reads the XML itself for everything with meaning -- tile collision, objects, properties,
 layer order -- so that every problem becomes one :class:`LevelError` line naming the file and the
-offending tile (tileset name + local tile id) or object (id, name, class). Sizes, counts and numbers are
-checked against :data:`LIMITS` before anything is allocated for them. It then loads the same file with
-pytmx for the renderer (``LevelData.tmx``). It never draws. The format is documented for level designers
+offending tile (tileset name + local tile id) or object (id, name, class). Objects are checked and read
+by the table of kinds in ``levelkinds.py`` (each kind's properties, ranges and reader). Sizes, counts and
+numbers are checked against :data:`LIMITS` before anything is allocated for them. It then hands the same
+XML, with the tile layers it has already read, to pytmx for the renderer (``LevelData.tmx``). It never
+draws. The format is documented for level designers
 in ``docs/levels.md``, the limits in ``docs/reliability.md``.
 """
 
@@ -16,6 +18,7 @@ import difflib
 import logging
 import math
 import os
+import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,11 +27,28 @@ from xml.etree import ElementTree as ET
 
 import numpy as np
 
+from .levelkinds import (
+    KIND_BY_NAME,
+    KINDS,
+    LIMITS,
+    Area,
+    BreakableSpec,
+    CrumbleSpec,
+    EnemySpec,
+    Kind,
+    LevelData,
+    Limits,
+    PlatformSpec,
+    SpringSpec,
+    TurretSpec,
+    VineSpec,
+)
 from .userfiles import FileProblem, read_bytes, shown
 
 __all__ = [
-    "LevelError", "Area", "PlatformSpec", "LevelData", "Limits", "LIMITS", "load_level",
-    "COLLISION_VALUES", "OBJECT_CLASSES", "COIN_POINT_SIZE",
+    "LevelError", "Area", "PlatformSpec", "EnemySpec", "TurretSpec", "SpringSpec", "CrumbleSpec",
+    "BreakableSpec", "VineSpec", "LevelData", "Limits", "LIMITS", "load_level", "COLLISION_VALUES",
+    "OBJECT_CLASSES", "COIN_POINT_SIZE", "PLATFORM_SPEED",
 ]
 
 # pytmx logs a warning before it raises (e.g. "Found external tileset, but cannot handle type: None");
@@ -36,42 +56,15 @@ __all__ = [
 # A NullHandler keeps it quiet unless the application configures logging itself.
 logging.getLogger("pytmx").addHandler(logging.NullHandler())
 
-
-@dataclass(frozen=True)
-class Limits:
-    """What a map may hold; each is checked before anything is allocated for it (docs/reliability.md)."""
-
-    map_bytes: int = 32 << 20  # bytes, the .tmx file
-    tileset_bytes: int = 8 << 20  # bytes, one .tsx file
-    map_side: int = 4096  # tiles, the map's width and its height
-    map_tiles: int = 1 << 20  # tiles, width x height (e.g. 1024 x 1024 or 4096 x 256)
-    map_area: int = 1 << 28  # px^2, the map's width x height in px (e.g. 16384 x 16384 px)
-    tile_size: int = 256  # px, the map's tiles (and any tileset's)
-    layer_tiles: int = 1 << 22  # tiles in all tile layers together (e.g. 4 layers of 1024 x 1024)
-    tileset_tiles: int = 1 << 16  # tiles in one tileset
-    group_depth: int = 32  # group layers inside group layers
-    objects: int = 10_000  # objects in the map
-    margin: float = 1024.0  # px, how far outside the map an object the game uses may reach
-    area_cover: int = 16  # goals, checkpoints, hazards, coins and triggers together cover at most this
-    #                       many times the map's area
-    platforms: int = 256  # moving platforms
-    platform_speed: float = 2000.0  # px/s
-    platform_wait: float = 3600.0  # s at each end of a platform's route
-    path_points: int = 256  # points in a platform's path polyline
-
-
-LIMITS = Limits()
-
-PLATFORM_SPEED = 40.0  # px/s, a platform's speed when the map leaves it out (the class default)
-
 COLLISION_VALUES = ("solid", "one_way", "slope")
-OBJECT_CLASSES = ("spawn", "goal", "checkpoint", "hazard", "coin", "trigger", "platform")
-#: properties each class understands; a property *close to* one of these names is reported as a typo
-KNOWN_PROPERTIES = {
-    "platform": ("path", "dx", "dy", "speed", "wait", "one_way"),
-    "trigger": ("message",),
-}
+OBJECT_CLASSES = tuple(k.name for k in KINDS)
+PLATFORM_SPEED = KIND_BY_NAME["platform"].prop("speed").default  # px/s, when the map leaves it out
 COIN_POINT_SIZE = 8.0  # px; the session gives a point coin a pickup box this big, centred on the point
+# Tile properties that are not a tile kind's own (a kind's typo check leaves them alone).
+_TILE_PROPERTIES = ("collision", "slope_left", "slope_right")
+# A table property's Tiled type -> the types a map may give it (an int property serves as a float).
+_ACCEPTS = {"float": ("float", "int"), "int": ("int",), "bool": ("bool",), "string": ("string",),
+            "object": ("object",)}
 
 # Tiled stores flips in the top bits of a gid.
 _FLIP_H, _FLIP_V, _FLIP_D, _FLIP_HEX = 0x80000000, 0x40000000, 0x20000000, 0x10000000
@@ -84,65 +77,6 @@ class LevelError(Exception):
     """A problem with a level file. ``str(e)`` is one line naming the file and the tile or object."""
 
 
-@dataclass
-class Area:
-    """A rectangle object in map px (top-left ``x, y``). Points are 0-size rects at the point;
-    tile objects use their rect with ``y`` at the top. ``gid`` is the pytmx gid of a tile object."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-    name: str
-    id: int
-    props: dict
-    gid: int | None = None
-
-    @property
-    def bottom_centre(self) -> tuple[float, float]:
-        return (self.x + self.w / 2.0, self.y + self.h)
-
-
-@dataclass
-class PlatformSpec:
-    """A moving platform: its rect at the start and the top-left positions it travels through."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-    name: str
-    id: int
-    points: list[tuple[float, float]]  # absolute top-left positions along the route, first = start
-    speed: float  # px/s
-    wait: float  # s at each end
-    one_way: bool
-    gid: int | None = None
-
-
-@dataclass
-class LevelData:
-    path: Path
-    name: str  # file name, e.g. "01_first_steps.tmx"
-    title: str
-    next: str | None
-    tile_size: int
-    cols: int
-    rows: int
-    width: int  # px
-    height: int  # px
-    grid: Any  # engine.TileGrid
-    spawn: tuple[float, float]  # feet point (bottom-centre of the player box)
-    goals: list[Area] = field(default_factory=list)
-    checkpoints: list[Area] = field(default_factory=list)
-    hazards: list[Area] = field(default_factory=list)
-    coins: list[Area] = field(default_factory=list)
-    triggers: list[Area] = field(default_factory=list)  # props["message"]: optional signpost text
-    platforms: list[PlatformSpec] = field(default_factory=list)
-    tmx: Any = None  # pytmx.TiledMap, for rendering
-    layer_order: list[str] = field(default_factory=list)  # layer names in drawing order, groups flattened
-
-
 def load_level(path: str | Path, *, images: bool = False) -> LevelData:
     """Read a .tmx level. ``images=True`` loads tile images with pygame (needs a display mode set).
 
@@ -152,6 +86,12 @@ def load_level(path: str | Path, *, images: bool = False) -> LevelData:
 
 
 # -- internals ---------------------------------------------------------------------------------------
+
+
+class _Layer(NamedTuple):
+    name: str
+    gids: np.ndarray  # flat uint32, flip bits included
+    node: ET.Element  # its <layer> element
 
 
 class _Prop(NamedTuple):
@@ -172,6 +112,7 @@ class _Tileset:
     image_collection: bool
     tiles: dict[int, tuple[str, dict[str, _Prop]]]  # local id -> (class, properties)
     collision: dict[int, tuple[str, int, int]] = field(default_factory=dict)  # local id -> (kind, l, r)
+    kinds: dict[int, int] = field(default_factory=dict)  # local id -> index into the loader's tile_kinds
     sizes: dict[int, tuple[int, int]] = field(default_factory=dict)  # a collection's tiles: own image px
 
     def size(self, local: int) -> tuple[int, int]:
@@ -217,6 +158,10 @@ class _Loader:
         self.firstgids: list[int] = []
         self.objects = 0  # objects read so far (LIMITS.objects)
         self.layer_tiles = 0  # tiles in the tile layers read so far (LIMITS.layer_tiles)
+        self.tile_kinds: list[tuple[Kind, dict, str, dict]] = []  # (kind, values, collision, props) of the
+        #                 tileset tiles whose class is a tile kind; a tileset's ``kinds`` index it from 1
+        self.by_id: dict[int, _Object] = {}
+        self.size = (0, 0, 0)  # the map's width and height in px, and its tile size
 
     def error(self, where: str, message: str) -> LevelError:
         where = f"{where}: " if where else ""
@@ -234,14 +179,16 @@ class _Loader:
         self.firstgids = [t.firstgid for t in self.tilesets]
 
         layer_order: list[str] = []
-        tile_layers: list[tuple[str, np.ndarray]] = []
+        tile_layers: list[_Layer] = []
         objects: list[_Object] = []
         self.walk_layers(root, cols, rows, layer_order, tile_layers, objects)
 
-        kinds, left, right = self.collision_arrays(tile_layers, cols, rows)
+        kinds, left, right, marked = self.collision_arrays(tile_layers, cols, rows)
         level = self.build_level(objects, map_props, tile_size, cols, rows, layer_order)
+        self.read_kind_tiles(level, marked, cols)
+        level.tmx = self.load_pytmx(images, root, tile_layers, cols, rows)
+        del root, tile_layers, marked  # the engine's grid is the biggest allocation: let it have the room
         level.grid = self.make_grid(kinds, left, right, tile_size)
-        level.tmx = self.load_pytmx(images)
         self.attach_gids(level)
         return level
 
@@ -447,30 +394,47 @@ class _Loader:
                                     f"{LIMITS.tileset_tiles} tiles, the limit")
 
     def read_collision(self, ts: _Tileset, tile_size: int) -> None:
-        for local, (_cls, props) in sorted(ts.tiles.items()):
+        for local, (cls, props) in sorted(ts.tiles.items()):
             where = ts.where(local)
             kind = self.get(props, "collision", ("string",), where, default=None)
-            if kind is None or kind == "":
-                continue
-            if kind not in COLLISION_VALUES:
-                raise self.error(where, f"unknown collision {shown(kind)}{_suggest(kind, COLLISION_VALUES)}")
-            tw, th = ts.size(local)
-            if (tw, th) != (tile_size, tile_size):
-                raise self.error(where, f"has collision but the tile is {tw}x{th} px and the map's tiles "
-                                        f"{tile_size} px")
-            left = right = 0
-            if kind == "slope":
-                if "slope_left" not in props or "slope_right" not in props:
-                    raise self.error(where, "collision 'slope' needs heights; add int properties slope_left "
-                                            "and slope_right (surface height in px above the tile's "
-                                            f"bottom at its left/right edge, 0..{tile_size})")
-                left = self.get(props, "slope_left", ("int",), where, meaning=" (px)")
-                right = self.get(props, "slope_right", ("int",), where, meaning=" (px)")
-                for key, value in (("slope_left", left), ("slope_right", right)):
-                    if not 0 <= value <= tile_size:
-                        raise self.error(where, f"{key} = {shown(str(value), 12)[1:-1]} is outside "
-                                                f"0..{tile_size} px")
-            ts.collision[local] = (kind, left, right)
+            if kind:
+                if kind not in COLLISION_VALUES:
+                    raise self.error(where, f"unknown collision {shown(kind)}{_suggest(kind, COLLISION_VALUES)}")
+                tw, th = ts.size(local)
+                if (tw, th) != (tile_size, tile_size):
+                    raise self.error(where, f"has collision but the tile is {tw}x{th} px and the map's tiles "
+                                            f"{tile_size} px")
+                left = right = 0
+                if kind == "slope":
+                    if "slope_left" not in props or "slope_right" not in props:
+                        raise self.error(where, "collision 'slope' needs heights; add int properties "
+                                                "slope_left and slope_right (surface height in px above the "
+                                                f"tile's bottom at its left/right edge, 0..{tile_size})")
+                    left = self.get(props, "slope_left", ("int",), where, meaning=" (px)")
+                    right = self.get(props, "slope_right", ("int",), where, meaning=" (px)")
+                    for key, value in (("slope_left", left), ("slope_right", right)):
+                        if not 0 <= value <= tile_size:
+                            raise self.error(where, f"{key} = {shown(str(value), 12)[1:-1]} is outside "
+                                                    f"0..{tile_size} px")
+                ts.collision[local] = (kind, left, right)
+            self.read_tile_kind(ts, local, cls, props, kind or "")
+
+    def read_tile_kind(self, ts: _Tileset, local: int, cls: str, props: dict[str, _Prop], collision: str):
+        """A tile whose class is a tile kind (crumble, breakable): its properties and collision checked."""
+        where = ts.where(local)
+        kind = KIND_BY_NAME.get(cls)
+        if kind is None or not kind.tiles:
+            close = difflib.get_close_matches(cls, [k.name for k in KINDS if k.tiles], n=1, cutoff=0.75)
+            if cls and close and kind is None:
+                raise self.error(where, f"unknown class {shown(cls)}; did you mean '{close[0]}'?")
+            return
+        values = self.check_props(kind, props, where, tile=True)
+        if collision not in kind.tile_collision:
+            need = " or ".join(f"'{c}'" for c in kind.tile_collision)
+            have = f", not '{collision}'" if collision else " (it has none)"
+            raise self.error(where, f"is a {kind.name} tile, so it needs collision {need}{have}")
+        self.tile_kinds.append((kind, values, collision, props))
+        ts.kinds[local] = len(self.tile_kinds)
 
     def check_gid_ranges(self) -> None:
         """Tilesets' gid ranges must not overlap (the map was edited outside Tiled otherwise)."""
@@ -493,7 +457,7 @@ class _Loader:
 
     # -- layers ----------------------------------------------------------------------------------------
     def walk_layers(self, parent: ET.Element, cols: int, rows: int, order: list[str],
-                    tile_layers: list[tuple[str, np.ndarray]], objects: list[_Object],
+                    tile_layers: list[_Layer], objects: list[_Object],
                     offset: tuple[float, float] = (0.0, 0.0), depth: int = 0) -> None:
         for node in parent:
             name = node.get("name", "")
@@ -523,7 +487,7 @@ class _Loader:
                 gids = self.read_tile_data(node, label, cols, rows)
                 if (ox, oy) != (0.0, 0.0):
                     self.check_unshifted(label, gids, ox, oy)
-                tile_layers.append((name, gids))
+                tile_layers.append(_Layer(name, gids, node))
             elif node.tag == "objectgroup":
                 order.append(name)
                 self.properties(node, f"object layer {shown(name)}")
@@ -552,7 +516,7 @@ class _Loader:
 
         codes = {"solid": int(TileKind.SOLID), "one_way": int(TileKind.ONE_WAY), "slope": int(TileKind.SLOPE)}
         uniq, inverse = np.unique(gids, return_inverse=True)
-        table = np.zeros((len(uniq), 4), dtype=np.int32)  # strength, code, left, right
+        table = np.zeros((len(uniq), 5), dtype=np.int32)  # strength, code, left, right, tile kind
         bad: dict[int, str] = {}  # raw gid -> what is wrong with it
         for j, raw in enumerate(uniq.tolist()):
             if not raw:
@@ -565,6 +529,7 @@ class _Loader:
             info = ts.collision.get(gid - ts.firstgid)
             if info is None:
                 continue
+            table[j, 4] = ts.kinds.get(gid - ts.firstgid, 0)
             kind, lh, rh = info
             if kind == "slope" and raw & (_FLIP_V | _FLIP_D | _FLIP_HEX):
                 bad[raw] = (f"the slope tile ({ts.where(gid - ts.firstgid)}) is flipped vertically or "
@@ -572,13 +537,14 @@ class _Loader:
                 continue
             if kind == "slope" and raw & _FLIP_H:
                 lh, rh = rh, lh
-            table[j] = (_STRENGTH[kind], codes[kind], lh, rh)
+            table[j, :4] = (_STRENGTH[kind], codes[kind], lh, rh)
         if bad:  # report the first bad cell in reading order, as Tiled would show it
             index = int(np.flatnonzero(np.isin(gids, np.array(list(bad), dtype=gids.dtype)))[0])
             row, col = divmod(index, cols)
             raise self.error(f"{label} at column {col}, row {row}", bad[int(gids[index])])
-        cells = table[inverse.reshape(-1)]
-        return cells[:, 0], cells[:, 1], cells[:, 2], cells[:, 3]
+        inverse = inverse.reshape(-1)
+        return tuple(table[:, i].astype(dtype)[inverse]
+                     for i, dtype in enumerate((np.int8, np.int8, np.int16, np.int16, np.int32)))
 
     def check_unshifted(self, label: str, gids: np.ndarray, ox: float, oy: float) -> None:
         """Collision follows the tile grid, so a layer holding collision tiles must not be offset."""
@@ -605,7 +571,10 @@ class _Loader:
 
         try:
             if encoding == "csv":
-                cells = text.replace("\n", "").split(",") if text else []
+                fast = _csv_gids(text, expected)
+                if fast is not None:
+                    return fast
+                cells = text.replace("\n", "").split(",") if text else []  # the exact reading, for its errors
                 if len(cells) != expected:
                     raise wrong_count(len(cells))
                 return np.array([int(v) for v in cells], dtype=np.uint32)
@@ -674,37 +643,84 @@ class _Loader:
         props.update(self.properties(node, where))
         return _Object(oid, name, cls, x, y, w, h, shape, points, rotation, gid, props)
 
-    def check_placed(self, obj: _Object, width: int, height: int) -> None:
+    def check_placed(self, obj: _Object, width: int, height: int, where: str = "") -> None:
         """An object the game uses: finite numbers, no negative size, within the map plus the margin."""
         m = LIMITS.margin
+        where = where or obj.where
         numbers = (obj.x, obj.y, obj.w, obj.h, obj.rotation, *(c for p in obj.points for c in p))
         if not all(math.isfinite(v) for v in numbers):
-            raise self.error(obj.where, "has a position, size, rotation or point that is not a finite "
+            raise self.error(where, "has a position, size, rotation or point that is not a finite "
                                         "number (nan or inf); re-enter it in Tiled")
         if obj.w < 0 or obj.h < 0:
-            raise self.error(obj.where, f"has a negative size ({obj.w:g}x{obj.h:g} px)")
+            raise self.error(where, f"has a negative size ({obj.w:g}x{obj.h:g} px)")
         xs = [obj.x, obj.x + obj.w] + [obj.x + px for px, _ in obj.points]
         ys = [obj.y, obj.y + obj.h] + [obj.y + py for _, py in obj.points]
         if min(xs) < -m or max(xs) > width + m or min(ys) < -m or max(ys) > height + m:
-            raise self.error(obj.where, f"reaches outside the map (x {min(xs):g}..{max(xs):g}, y "
+            raise self.error(where, f"reaches outside the map (x {min(xs):g}..{max(xs):g}, y "
                                         f"{min(ys):g}..{max(ys):g} px; the map is {width}x{height} px and "
                                         f"objects may reach {m:g} px beyond it)")
 
     # -- collision grid --------------------------------------------------------------------------------
     def collision_arrays(self, tile_layers, cols: int, rows: int):
         """Engine tile codes and slope heights per cell: the strongest collision over all layers wins a
-        cell, the upper layer among equals."""
+        cell, the upper layer among equals. Also the layers holding tile-kind tiles (crumble, breakable):
+        ``[(layer name, tile kind index per cell)]``, checked to share no cell with other collision."""
         n = cols * rows
         kinds = np.zeros(n, dtype=np.int8)
-        strength = np.zeros(n, dtype=np.int32)
-        left = np.zeros(n, dtype=np.int32)
-        right = np.zeros(n, dtype=np.int32)
-        for name, gids in tile_layers:
-            s, code, lh, rh = self.collision_codes(gids, f"layer {shown(name)}", cols)
+        strength = np.zeros(n, dtype=np.int8)
+        left = np.zeros(n, dtype=np.int16)
+        right = np.zeros(n, dtype=np.int16)
+        layers = np.zeros(n, dtype=np.int32)  # collision tiles in each cell, over all layers
+        marked: list[tuple[str, np.ndarray]] = []
+        for name, gids, _node in tile_layers:
+            s, code, lh, rh, tk = self.collision_codes(gids, f"layer {shown(name)}", cols)
             take = (s > 0) & (s >= strength)
             strength[take], kinds[take], left[take], right[take] = s[take], code[take], lh[take], rh[take]
+            layers += s > 0
+            if tk.any():
+                marked.append((name, tk))
+        if marked:
+            self.check_kind_cells(marked, layers, cols)
         shape = (rows, cols)
-        return kinds.reshape(shape), left.reshape(shape), right.reshape(shape)
+        return kinds.reshape(shape), left.reshape(shape), right.reshape(shape), marked
+
+    def check_kind_cells(self, marked, layers: np.ndarray, cols: int) -> None:
+        """A crumble or breakable tile alone holds its cell's collision (when it goes, the cell is free)
+        and there are at most LIMITS.kind_tiles of them."""
+        count = sum(int(np.count_nonzero(tk)) for _, tk in marked)
+        if count > LIMITS.kind_tiles:
+            raise self.error(f"layer {shown(marked[-1][0])}", f"brings the crumble and breakable tiles to "
+                                                              f"{count}, over the limit of {LIMITS.kind_tiles}")
+        for name, tk in marked:
+            shared = np.flatnonzero((tk > 0) & (layers > 1))
+            if shared.size:
+                row, col = divmod(int(shared[0]), cols)
+                kind = self.tile_kinds[int(tk[shared[0]]) - 1][0].name
+                raise self.error(f"layer {shown(name)} at column {col}, row {row}",
+                                 f"a {kind} tile shares its cell with a collision tile of another layer; "
+                                 f"when it goes the other would stay: remove one of them")
+
+    def read_kind_tiles(self, level: LevelData, marked, cols: int) -> None:
+        """Records for the crumble and breakable tiles: a row run of equal tiles per record ("run" kinds)
+        or one per cell, in layer order, then reading order."""
+        ts = level.tile_size
+        runs = np.array([k[0].tiles == "run" for k in self.tile_kinds], dtype=bool)
+        for name, tk in marked:
+            idx = np.flatnonzero(tk)
+            vals = tk[idx]
+            rows, cols_ = np.divmod(idx, cols)
+            joined = np.zeros(len(idx), dtype=bool)  # continues the run of the cell before it
+            joined[1:] = (rows[1:] == rows[:-1]) & (cols_[1:] == cols_[:-1] + 1) & (vals[1:] == vals[:-1]) \
+                & runs[vals[1:] - 1]
+            starts = np.flatnonzero(~joined).tolist() + [len(idx)]
+            for a, b in zip(starts, starts[1:], strict=False):
+                kind, values, collision, props = self.tile_kinds[int(vals[a]) - 1]
+                row, c0, c1 = int(rows[a]), int(cols_[a]), int(cols_[b - 1])
+                cells = tuple((c, row) for c in range(c0, c1 + 1))
+                view = _View(self, f"layer {shown(name)} at column {c0}, row {row}", kind, values, props,
+                             shape="tiles", x=c0 * ts, y=row * ts, w=(c1 - c0 + 1) * ts, h=ts, layer=name,
+                             cells=cells, collision=collision)
+                getattr(level, kind.field).append(kind.read(view))
 
     def make_grid(self, kinds, left, right, tile_size: int):
         from engine import GridError, TileGrid
@@ -717,102 +733,133 @@ class _Loader:
     # -- objects ---------------------------------------------------------------------------------------
     def build_level(self, objects: list[_Object], map_props, tile_size: int, cols: int, rows: int,
                     layer_order: list[str]) -> LevelData:
-        by_id = {o.id: o for o in objects}
-        buckets: dict[str, list[_Object]] = {c: [] for c in OBJECT_CLASSES}
+        self.by_id = {o.id: o for o in objects}
+        buckets: dict[str, list[_Object]] = {k.name: [] for k in KINDS}
         for obj in objects:
             if obj.cls in buckets:
                 buckets[obj.cls].append(obj)
-        spawns = buckets["spawn"]
-        if not spawns:  # first: a map made for another game lacks it, and that is the thing to say
-            close = [o for o in objects if difflib.get_close_matches(o.cls, ["spawn"], n=1, cutoff=0.75)]
-            hint = f" ({close[0].where} looks like a misspelt one)" if close else ""
-            raise self.error("", "has no spawn; add a point object of class 'spawn' where the player's "
-                                 f"feet start{hint}")
-        if len(spawns) > 1:
-            ids = ", ".join(str(o.id) for o in spawns)
-            raise self.error(spawns[1].where, f"is a second spawn (spawn objects: {ids}); keep exactly one")
+        for kind in KINDS:  # first: a map made for another game lacks a spawn, and that is the thing to say
+            if kind.one:
+                self.check_one(kind, buckets[kind.name], objects)
         width, height = cols * tile_size, rows * tile_size
+        self.size = (width, height, tile_size)
         for obj in objects:
             if obj.cls not in buckets and obj.cls:
                 close = difflib.get_close_matches(obj.cls, OBJECT_CLASSES, n=1, cutoff=0.75)
                 if close:
                     raise self.error(obj.where, f"unknown class {shown(obj.cls)}; did you mean '{close[0]}'?")
-            known = KNOWN_PROPERTIES.get(obj.cls, ())
-            for pname in obj.props:
-                if pname not in known:
-                    close = difflib.get_close_matches(pname, known, n=1, cutoff=0.75)
-                    if close:
-                        raise self.error(obj.where, f"unknown property {shown(pname)}; did you mean "
-                                                    f"'{close[0]}'?")
             if obj.cls in buckets or obj.gid:  # simulated or drawn: its numbers must be sane
                 self.check_placed(obj, width, height)
-        spawn = spawns[0]
-        if spawn.shape == "point":
-            spawn_point = (spawn.x, spawn.y)
-        else:
-            self.check_rect(spawn)
-            spawn_point = (spawn.x + spawn.w / 2.0, spawn.y + spawn.h)
+        for kind in KINDS:
+            most = getattr(LIMITS, kind.most) if kind.most else None
+            if most is not None and len(buckets[kind.name]) > most:
+                raise self.error(buckets[kind.name][most].where,
+                                 f"is one {kind.name} too many; a map may have {most}")
 
         title = self.get(map_props, "title", ("string",), "map property", default="") or self.path.stem
         nxt = self.get(map_props, "next", ("string", "file"), "map property", default="") or None
-
         level = LevelData(
             path=self.path, name=self.path.name, title=title, next=nxt, tile_size=tile_size,
-            cols=cols, rows=rows, width=width, height=height, grid=None,
-            spawn=spawn_point, layer_order=layer_order,
+            cols=cols, rows=rows, width=width, height=height, grid=None, spawn=(0.0, 0.0),
+            layer_order=layer_order,
         )
-        for cls, target in (("goal", level.goals), ("checkpoint", level.checkpoints),
-                            ("hazard", level.hazards), ("trigger", level.triggers)):
-            for obj in buckets[cls]:
-                self.check_rect(obj)
-                target.append(self.area(obj))
-        for obj in buckets["trigger"]:
-            self.get(obj.props, "message", ("string",), obj.where, default="")
-        for obj in buckets["coin"]:
-            if obj.shape != "point":
-                self.check_rect(obj)
-            level.coins.append(self.area(obj))
-        cover = sum(a.w * a.h for a in (*level.goals, *level.checkpoints, *level.hazards, *level.coins,
-                                          *level.triggers))
+        for kind in KINDS:
+            for obj in buckets[kind.name]:
+                record = self.read(kind, obj)
+                if kind.one:
+                    setattr(level, kind.field, record)
+                else:
+                    getattr(level, kind.field).append(record)
+        covers = [k for k in KINDS if k.covers]
+        cover = sum(a.w * a.h for k in covers for a in getattr(level, k.field))
         if cover > LIMITS.area_cover * width * height:
-            raise self.error("", f"its goals, checkpoints, hazards, coins and triggers together cover more "
-                                 f"than {LIMITS.area_cover} times the map's area, the limit")
-        if len(buckets["platform"]) > LIMITS.platforms:
-            raise self.error(buckets["platform"][LIMITS.platforms].where,
-                             f"is one platform too many; a map may have {LIMITS.platforms}")
-        for obj in buckets["platform"]:
-            level.platforms.append(self.platform(obj, by_id, width, height))
+            names = [k.field for k in covers]
+            raise self.error("", f"its {', '.join(names[:-1])} and {names[-1]} together cover more than "
+                                 f"{LIMITS.area_cover} times the map's area, the limit")
         return level
 
-    def check_rect(self, obj: _Object) -> None:
-        if obj.shape in ("point", "polygon", "polyline", "text"):
-            raise self.error(obj.where, f"must be a rectangle (or a tile object), not a {obj.shape}")
-        if obj.rotation:
-            raise self.error(obj.where, f"is rotated by {obj.rotation:g} degrees; areas must not be rotated")
-        if obj.w <= 0 or obj.h <= 0:
-            raise self.error(obj.where, f"has no size ({obj.w:g}x{obj.h:g} px); drag out a rectangle")
+    def check_one(self, kind: Kind, found: list[_Object], objects: list[_Object]) -> None:
+        if not found:
+            close = [o for o in objects if difflib.get_close_matches(o.cls, [kind.name], n=1, cutoff=0.75)]
+            hint = f" ({close[0].where} looks like a misspelt one)" if close else ""
+            raise self.error("", f"has no {kind.name}; add a point object of class '{kind.name}' where the "
+                                 f"player's feet start{hint}")
+        if len(found) > 1:
+            ids = ", ".join(str(o.id) for o in found)
+            raise self.error(found[1].where, f"is a second {kind.name} ({kind.name} objects: {ids}); keep "
+                                             "exactly one")
 
-    def area(self, obj: _Object) -> Area:
-        return Area(obj.x, obj.y, obj.w, obj.h, obj.name, obj.id,
-                    {k: p.value for k, p in obj.props.items()}, None)
+    def read(self, kind: Kind, obj: _Object):
+        """One object of a table kind: its shape and properties checked, then its reader's record."""
+        self.check_shape(kind, obj)
+        values = self.check_props(kind, obj.props, obj.where)
+        view = _View(self, obj.where, kind, values, obj.props, id=obj.id, name=obj.name, x=obj.x, y=obj.y,
+                     w=obj.w, h=obj.h, shape="point" if obj.shape == "point" else "tile" if obj.gid else "rect")
+        return kind.read(view)
 
-    def platform(self, obj: _Object, by_id: dict[int, _Object], width: int, height: int) -> PlatformSpec:
-        self.check_rect(obj)
-        where = obj.where
-        # Tiled leaves out a property still at its class default, so the project's defaults apply here.
-        speed = self.number(obj.props, "speed", where, PLATFORM_SPEED, "px/s", 0.0, LIMITS.platform_speed,
-                            lo_open=True)
-        wait = self.number(obj.props, "wait", where, 0.0, "s", 0.0, LIMITS.platform_wait)
-        one_way = self.get(obj.props, "one_way", ("bool",), where, default=False)
-        path_id = self.get(obj.props, "path", ("object",), where, default=0,
-                           meaning=" (pick the polyline with Tiled's object picker)")
+    def check_shape(self, kind: Kind, obj: _Object) -> None:
+        shape = "point" if obj.shape == "point" else "rect" if obj.shape in ("rect", "ellipse", "tile") else ""
+        if shape not in kind.shapes:
+            allowed = " or ".join((["a point"] if "point" in kind.shapes else [])
+                                  + (["a rectangle (or a tile object)"] if "rect" in kind.shapes else []))
+            raise self.error(obj.where, f"must be {allowed}, not a {obj.shape}")
+        if shape == "rect":
+            if obj.rotation:
+                raise self.error(obj.where, f"is rotated by {obj.rotation:g} degrees; areas must not be rotated")
+            if obj.w <= 0 or obj.h <= 0:
+                raise self.error(obj.where, f"has no size ({obj.w:g}x{obj.h:g} px); drag out a rectangle")
+            if kind.side and max(obj.w, obj.h) > LIMITS.body_side:
+                raise self.error(obj.where, f"is {obj.w:g}x{obj.h:g} px; {_a(kind.name)} is at most "
+                                            f"{LIMITS.body_side:g} px a side")
+
+    def check_props(self, kind: Kind, props: dict[str, _Prop], where: str, *, tile: bool = False) -> dict:
+        """Every table property of ``kind``: its checked value, or its default when the map leaves it out
+        (Tiled leaves out a property still at its class default). A name close to one of the kind's is
+        reported as a typo; other unknown properties are left alone."""
+        names = [p.name for p in kind.props]
+        for pname in props:
+            if pname not in names and not (tile and pname in _TILE_PROPERTIES):
+                close = difflib.get_close_matches(pname, names, n=1, cutoff=0.75)
+                if close:
+                    raise self.error(where, f"unknown property {shown(pname)}; did you mean '{close[0]}'?")
+        values = {}
+        for p in kind.props:
+            if p.lo is not None:
+                value = self.number(props, p.name, where, p.default, p.unit, p.lo, p.hi, lo_open=p.lo_open)
+            else:
+                meaning = f" ({p.unit})" if p.unit else \
+                    " (pick the polyline with Tiled's object picker)" if p.type == "object" else ""
+                value = self.get(props, p.name, _ACCEPTS[p.type], where, default=p.default, meaning=meaning)
+            if p.choices and value not in p.choices:
+                close = difflib.get_close_matches(str(value), p.choices, n=1, cutoff=0.5)
+                hint = f"did you mean '{close[0]}'? " if close else ""
+                raise self.error(where, f"{p.name} {shown(value)} is unknown; {hint}({p.name} is one of "
+                                        f"{', '.join(p.choices)})")
+            if tile and not p.tiles and p.name in props:
+                raise self.error(where, f"property '{p.name}' is for {kind.name} objects; on a tile, the "
+                                        "tile's collision decides")
+            values[p.name] = value
+        for p in kind.props:
+            chosen = values.get(kind.selector)
+            if p.only and p.name in props and chosen not in p.only:
+                raise self.error(where, f"property '{p.name}' is for {kind.selector} "
+                                        f"{' or '.join(repr(c) for c in p.only)} only, and this {kind.name} is "
+                                        f"{kind.selector} {shown(chosen)}; remove it or change "
+                                        f"'{kind.selector}'")
+        return values
+
+    def route(self, where: str, values: dict, given, start: tuple[float, float],
+              size: tuple[float, float]) -> list[tuple[float, float]]:
+        """Top-left positions from ``start`` along the 'path' polyline's shape, or to start + (dx, dy);
+        every one within the map and its margin."""
+        width, height, _ = self.size
         span = 2 * LIMITS.margin + max(width, height)  # no route may be longer than the map and its margin
-        dx = self.get(obj.props, "dx", ("float", "int"), where, default=None, meaning=" (px)")
-        dy = self.get(obj.props, "dy", ("float", "int"), where, default=None, meaning=" (px)")
+        path_id, dx, dy = values["path"], values["dx"], values["dy"]
+        sx, sy = start
         if path_id:
-            if dx is not None or dy is not None:
+            if given("dx") or given("dy"):
                 raise self.error(where, "has both a path and dx/dy; use one of them")
-            target = by_id.get(path_id)
+            target = self.by_id.get(path_id)
             if target is None:
                 raise self.error(where, f"path refers to object {path_id}, which does not exist")
             if target.shape != "polyline":
@@ -829,32 +876,53 @@ class _Loader:
                 raise self.error(where, f"path {target.where} has a point that is not a finite number or "
                                         f"is more than {span:g} px from its first point")
             x0, y0 = target.points[0]
-            points = [(obj.x + px - x0, obj.y + py - y0) for px, py in target.points]
+            points = [(sx + px - x0, sy + py - y0) for px, py in target.points]
         else:
-            dx, dy = dx or 0.0, dy or 0.0
             if not (abs(dx) <= span and abs(dy) <= span):
                 raise self.error(where, f"dx/dy ({shown(str(dx), 12)[1:-1]}, {shown(str(dy), 12)[1:-1]}) "
                                         f"reach more than {span:g} px, beyond the map")
-            points = [(obj.x, obj.y), (obj.x + dx, obj.y + dy)]
+            points = [(sx, sy), (sx + dx, sy + dy)]
         if all(p == points[0] for p in points):  # one rule for a path and for dx/dy
             raise self.error(where, "goes nowhere; give it a 'path' (object property -> polyline) whose "
                                     "points are not all the same, or a non-zero 'dx'/'dy' (px)")
+        w, h = size
         for px, py in points:
-            moved = _Object(obj.id, obj.name, obj.cls, px, py, obj.w, obj.h, "rect", [], 0.0, 0, {})
-            self.check_placed(moved, width, height)
-        return PlatformSpec(obj.x, obj.y, obj.w, obj.h, obj.name, obj.id, points, float(speed),
-                            float(wait), bool(one_way), None)
+            self.check_placed(_Object(0, "", "", px, py, w, h, "rect", [], 0.0, 0, {}), width, height, where)
+        return points
 
     # -- pytmx -----------------------------------------------------------------------------------------
-    def load_pytmx(self, images: bool):
+    def load_pytmx(self, images: bool, root: ET.Element, tile_layers: list[_Layer], cols: int, rows: int):
+        """pytmx's map for the renderer, built from the XML already read. The tile layers' data is not
+        parsed a second time: each layer's few distinct gids are registered with pytmx in the order pytmx
+        itself meets them (so its numbering is the one ``pytmx.TiledMap(path)`` gives), then its cells are
+        mapped from our arrays."""
         try:
             import pytmx
 
             if images:
-                from pytmx.util_pygame import load_pygame
-
-                return load_pygame(str(self.path), allow_duplicate_names=True)
-            return pytmx.TiledMap(str(self.path), allow_duplicate_names=True)
+                from pytmx.util_pygame import pygame_image_loader as image_loader
+            else:
+                image_loader = pytmx.pytmx.default_image_loader
+            tmx = pytmx.TiledMap(image_loader=image_loader, allow_duplicate_names=True)
+            tmx.filename = str(self.path)
+            data = {}
+            for layer in tile_layers:
+                uniq, first, inverse = np.unique(layer.gids, return_index=True, return_inverse=True)
+                numbers = [0] * len(uniq)
+                for j in np.argsort(first).tolist():
+                    numbers[j] = tmx.register_gid_check_flags(int(uniq[j]))
+                # an object array hands every cell the same int object pytmx keeps for its gid
+                data[id(layer.node)] = np.array(numbers, dtype=object)[inverse.reshape(-1)].reshape(rows,
+                                                                                                  cols).tolist()
+                node = layer.node.find("data")
+                node.text, node.attrib = "", {"encoding": "base64"}  # pytmx reads an empty layer
+            tmx.parse_xml(root)
+            nodes = root.findall(".//layer")  # the order pytmx made its tile layers in
+            for layer, node in zip([t for t in tmx.layers if isinstance(t, pytmx.TiledTileLayer)], nodes,
+                                   strict=True):
+                if id(node) in data:
+                    layer.data = data.pop(id(node))
+            return tmx
         except Exception as exc:  # pytmx raises bare Exception/KeyError/ValueError; keep it one line
             reason = " ".join(str(exc).split()) or type(exc).__name__
             hint = ""
@@ -869,9 +937,59 @@ class _Loader:
             for obj in group:
                 if obj.gid:
                     gids[obj.id] = obj.gid
-        for area in (*level.goals, *level.checkpoints, *level.hazards, *level.coins, *level.triggers,
-                     *level.platforms):
-            area.gid = gids.get(area.id)
+        for kind in KINDS:
+            for record in getattr(level, kind.field) if not kind.one else ():
+                if isinstance(record, (Area, PlatformSpec)):
+                    record.gid = gids.get(record.id)
+
+
+class _View:
+    """A reader's view of one object or run of tiles (``levelkinds.Obj``): checked values, the object's
+    place, and the loader's errors and routes."""
+
+    def __init__(self, loader: _Loader, where: str, kind: Kind, values: dict, props: dict[str, _Prop], *,
+                 shape: str, x: float, y: float, w: float, h: float, id: int = 0, name: str = "",
+                 layer: str = "", cells: tuple = (), collision: str = ""):
+        self._loader, self._where, self._values, self._given = loader, where, values, props
+        self.id, self.name, self.shape = id, name, shape
+        self.x, self.y, self.w, self.h = float(x), float(y), float(w), float(h)
+        self.props = {k: p.value for k, p in props.items()}
+        self.layer, self.cells, self.collision = layer, cells, collision
+        self.tile_size = loader.size[2]
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def given(self, name: str) -> bool:
+        return name in self._given
+
+    def fail(self, message: str) -> LevelError:
+        return self._loader.error(self._where, message)
+
+    def box(self, size: tuple[float, float], anchor: str) -> tuple[float, float, float, float]:
+        if self.shape != "point":
+            return self.x, self.y, self.w, self.h
+        w, h = size
+        return self.x - w / 2.0, self.y - (h if anchor == "feet" else h / 2.0), w, h
+
+    def route(self, start: tuple[float, float], size: tuple[float, float]) -> list[tuple[float, float]]:
+        return self._loader.route(self._where, self._values, self.given, start, size)
+
+
+def _csv_gids(text: str, expected: int) -> np.ndarray | None:
+    """A CSV layer's gids read by numpy, or None when the text is anything but ``expected`` plain whole
+    numbers 0..2^32-1 between commas (then the exact reading decides, and says what is wrong)."""
+    if text.count(",") != expected - 1:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            values = np.fromstring(text, dtype=np.int64, sep=",")
+    except (ValueError, DeprecationWarning):
+        return None
+    if values.size != expected or (expected and (values.min() < 0 or values.max() > 0xFFFFFFFF)):
+        return None
+    return values.astype(np.uint32)
 
 
 def _short(path, most: int = 160) -> str:

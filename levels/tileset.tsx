@@ -249,4 +249,25 @@
    <frame tileid="79" duration="220"/>
   </animation>
  </tile>
+ <tile id="85" type="crumble">
+  <properties>
+   <property name="collision" value="solid"/>
+  </properties>
+ </tile>
+ <tile id="86" type="crumble">
+  <properties>
+   <property name="collision" value="one_way"/>
+  </properties>
+ </tile>
+ <tile id="87" type="breakable">
+  <properties>
+   <property name="collision" value="solid"/>
+  </properties>
+ </tile>
+ <tile id="88" type="breakable">
+  <properties>
+   <property name="collision" value="solid"/>
+   <property name="coin" type="bool" value="true"/>
+  </properties>
+ </tile>
 </tileset>

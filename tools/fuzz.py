@@ -51,6 +51,11 @@ HOSTILE_NUMBERS = ["nan", "NaN", "inf", "-inf", "1e308", "-1e308", "1e309", "1e6
 HOSTILE_TEXT = ["", "\x85", "\u2028", "é", "𝔘", "a" * 10_000, "../../etc/passwd", "x.xml", "x.json", "\t",
                 "spawn", "goal", "checkpoint", "hazard", "coin", "trigger", "platform", "Spawn", "chekpoint",
                 "plat form", "<", "&amp;", "%s%n", "{}", "\\x00"]
+# the kinds of issue 12, their properties and their words (tests/maps/kinds.tmx is a seed map too)
+NEW_CLASSES = ["enemy", "turret", "spring", "crumble", "breakable", "vine", "enemmy", "Vine"]
+NEW_PROPERTIES = ["kind", "facing", "hop_height", "hop_period", "direction", "period", "delay", "height", "respawn",
+                  "coin", "length", "lenght"]
+NEW_VALUES = ["walker", "hopper", "flyer", "flier", "left", "right", "up", "down", "sideways"]
 
 
 @dataclass
@@ -223,7 +228,7 @@ def _xml_mutations(rng: random.Random, root, seed_path: Path) -> None:
     elif op == 7:  # a new object of a random class, shape and properties
         groups = root.findall(".//objectgroup") or [ET.SubElement(root, "objectgroup", name="fuzz")]
         obj = ET.SubElement(rng.choice(groups), "object", id=str(rng.randint(1, 60)),
-                            type=rng.choice(HOSTILE_TEXT[10:20] + ["note", ""]))
+                            type=rng.choice(HOSTILE_TEXT[10:20] + NEW_CLASSES + ["note", ""]))
         for key in ("x", "y", "width", "height", "rotation", "gid"):
             if rng.random() < 0.6:
                 obj.set(key, rng.choice(HOSTILE_NUMBERS + [str(rng.uniform(-100, 2000)) for _ in range(8)]))
@@ -237,9 +242,9 @@ def _xml_mutations(rng: random.Random, root, seed_path: Path) -> None:
         props = ET.SubElement(obj, "properties")
         for _ in range(rng.randint(0, 4)):
             ET.SubElement(props, "property", name=rng.choice(["speed", "dx", "dy", "wait", "path", "one_way",
-                                                              "message", "spede", "type", "x"]),
+                                                              "message", "spede", "type", "x"] + NEW_PROPERTIES),
                           type=rng.choice(["int", "float", "bool", "object", "string", "class", "list", "weird"]),
-                          value=rng.choice(HOSTILE_NUMBERS + HOSTILE_TEXT[:6] + ["true", "7", "40"]))
+                          value=rng.choice(HOSTILE_NUMBERS + HOSTILE_TEXT[:6] + ["true", "7", "40"] + NEW_VALUES))
     elif op == 8:  # tile data in another encoding, cut, bombed or full of odd gids
         _mutate_data(rng, root)
     elif op == 9:  # a huge or odd map size

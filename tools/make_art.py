@@ -30,6 +30,10 @@ import numpy as np  # noqa: E402
 import pygame  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from game.render.kinds import OBJECT_FRAMES, SHEET_SIZE  # noqa: E402  (the layout the game reads)
+
 SEED = 1986
 T = 16  # tile size, px
 
@@ -928,6 +932,14 @@ def tile_table() -> list[tuple[str, np.ndarray, dict, str]]:
             ("bg_column", bg_column(), DECO, "background bricks with a column"),
             ("sign_right", sign_arrow(+1), DECO, "arrow sign pointing right"),
             ("sign_left", sign_arrow(-1), DECO, "arrow sign pointing left"),
+            ("crumble", crumble_block(0), {"class": "crumble", **SOLID},
+             "crumbling sandstone block: falls after it is stood on, comes back (class `crumble`)"),
+            ("crumble_plank", crumble_plank(0), {"class": "crumble", **ONE_WAY},
+             "crumbling one-way plank, a row of them falls together (class `crumble`)"),
+            ("breakable", breakable_block(False), {"class": "breakable", **SOLID},
+             "clay bricks broken by a head bump from below (class `breakable`)"),
+            ("breakable_coin", breakable_block(True), {"class": "breakable", **SOLID, "coin": True},
+             "the same, hiding a coin: a glint of gold (class `breakable`, `coin` true)"),
         ],
     ]
     table = []
@@ -974,11 +986,16 @@ def tileset_tsx(table: list, image_w: int, image_h: int) -> str:
         anim = next((v for v in ANIMATIONS.values() if v[0][0] == tid), None)
         if not props and not anim:
             continue
-        out.append(f' <tile id="{tid}">')
+        props = dict(props)
+        cls = props.pop("class", "")
+        out.append(f' <tile id="{tid}"' + (f' type="{cls}"' if cls else "") + ">")
         if props:
             out.append("  <properties>")
             for k, v in props.items():
-                typ = ' type="int"' if isinstance(v, int) else ""
+                if isinstance(v, bool):
+                    typ, v = ' type="bool"', str(v).lower()
+                else:
+                    typ = ' type="int"' if isinstance(v, int) else ""
                 out.append(f'   <property name="{k}"{typ} value="{v}"/>')
             out.append("  </properties>")
         if anim:
@@ -1354,6 +1371,357 @@ def draw_platforms() -> np.ndarray:
     return sheet
 
 
+# --------------------------------------------------------------------------------------------------
+# Level objects (objects.png, laid out by game/render/kinds.py OBJECT_FRAMES): enemies, turrets,
+# bullets, springs, crumbling ground, breakable blocks, vines, the hit puff.
+# --------------------------------------------------------------------------------------------------
+def _eye(a: np.ndarray, x: int, y: int, look: int = 1, angry: bool = True) -> None:
+    """A 2x3 white eye with its pupil on the ``look`` side and, when angry, a brow slanting down inward."""
+    rect(a, x, y, 2, 3, "w")
+    a[y + 1 : y + 3, x + (1 if look > 0 else 0)] = IDX["o"]
+    if angry:
+        a[y - 1, x] = a[y - 1, x + 1] = IDX["o"]
+        a[y, x + (0 if look > 0 else 1)] = IDX["o"]
+
+
+def walker(frame: int | None) -> np.ndarray:
+    """A grumpy purple beetle, 16x16 facing right, its 14x12 body box bottom-centred. ``frame`` 0..3 walks
+    (feet swap, the shell bobs); None is the stomped, flattened one."""
+    a = canvas(T, T)
+    if frame is None:
+        ball(a, 8, 13.5, 7.2, 2.8, "pPm", light=(-0.4, -0.9))
+        a = outline(a)
+        for x in (5, 10):  # dizzy eyes: little crosses
+            a[12, x] = a[14, x] = a[12, x + 2] = a[14, x + 2] = a[13, x + 1] = IDX["o"]
+        rect(a, 0, 15, 3, 1, "n")
+        rect(a, 13, 15, 3, 1, "n")
+        return a
+    bob = 1 if frame % 2 else 0
+    feet = [((3, 0), (10, 0)), ((4, 1), (9, 0)), ((5, 0), (8, 0)), ((4, 0), (9, 1))][frame]
+    ball(a, 7.5, 10 + bob, 6.6, 5.6, "pPPm")
+    a[14 + bob :, :] = 0  # a flat belly: the legs show under the dome
+    rect(a, 2, 13 + bob, 12, 1, "p")
+    for x, y in ((4, 7), (7, 6), (5, 10)):  # spots on the shell
+        a[y + bob, x : x + 2] = IDX["p"]
+    for x, lift in feet:
+        rect(a, x, 14 - lift, 3, 2, "S")
+    a = outline(a)
+    a[2 + bob, 6:8] = IDX["o"]  # feelers
+    a[1 + bob, 5] = a[1 + bob, 9] = IDX["y"]
+    a[2 + bob, 5] = a[2 + bob, 8] = IDX["o"]
+    _eye(a, 9, 8 + bob)
+    _eye(a, 12, 8 + bob)
+    a[12 + bob, 10:13] = IDX["o"]  # a frown
+    for x, lift in feet:  # shoes
+        rect(a, x, 15 - lift, 3, 1, "l")
+        a[14 - lift, x] = IDX["S"]
+    return a
+
+
+def hopper(pose: str) -> np.ndarray:
+    """A green frog, 16x16 facing right, its 12x12 body box bottom-centred: idle, crouch, jump, fall, land,
+    stomped."""
+    a = canvas(T, T)
+    if pose == "stomped":
+        ball(a, 8, 13.6, 7.0, 2.6, "gGh", light=(-0.4, -0.9))
+        a = outline(a)
+        for x in (5, 10):
+            a[12, x] = a[14, x] = a[12, x + 2] = a[14, x + 2] = a[13, x + 1] = IDX["o"]
+        return a
+    # (body centre y, body half-width, half-height, legs: "tucked" | "down" | "out")
+    cy, rx, ry, legs = {"idle": (11.0, 6.0, 4.2, "tucked"), "crouch": (12.2, 6.8, 3.4, "tucked"),
+                        "jump": (8.5, 4.8, 5.0, "down"), "fall": (9.5, 5.6, 4.4, "out"),
+                        "land": (12.6, 7.2, 3.0, "tucked")}[pose]
+    if legs == "tucked":
+        ball(a, 8 - rx + 1.5, 14, 2.6, 1.8, "gG")
+        ball(a, 8 + rx - 1.5, 14, 2.6, 1.8, "gG")
+    elif legs == "down":
+        rect(a, 4, int(cy + ry - 1), 2, 16 - int(cy + ry - 1), "g")
+        rect(a, 10, int(cy + ry - 1), 2, 16 - int(cy + ry - 1), "g")
+    else:
+        for x0, dx in ((5, -1), (10, 1)):
+            for k in range(4):
+                a[min(15, int(cy + ry) - 1 + k), x0 + dx * k] = IDX["g"]
+                a[min(15, int(cy + ry) - 1 + k), x0 + dx * k + 1] = IDX["g"]
+    ball(a, 8, cy, rx, ry, "gGGh")
+    belly = _ellipse(T, T, 8.5, cy + ry * 0.45, rx * 0.65, ry * 0.45)
+    a[belly & (a != 0)] = IDX["c"]
+    top = int(cy - ry)
+    for ex in (6, 10):  # eyes bulging above the head
+        ball(a, ex + 0.5, top + 1.2, 1.9, 1.9, "Gh")
+    a = outline(a)
+    for ex in (6, 10):
+        rect(a, ex, top, 2, 2, "w")
+        a[top + 1, ex + 1] = IDX["o"]
+    a[int(cy) + 1, 9:14] = IDX["g"]  # the wide mouth
+    a[int(cy), 14 if rx > 6 else 13] = IDX["g"]
+    return a
+
+
+def flyer(frame: int | None) -> np.ndarray:
+    """A bat, 16x16 facing right, its 14x10 body box centred: ``frame`` 0..3 flaps (up, middle, down,
+    middle); None is the stomped one, wings drooping, eyes crossed."""
+    a = canvas(T, T)
+    lift = [-5, -1, 3, -1][2 if frame is None else frame]  # wing tips: y offset from the shoulder
+    for k in range(6):  # each wing: a bone from the shoulder to the tip, the membrane hanging under it
+        bone = 7 + round(lift * (k + 1) / 6)
+        depth = max(1, 4 - k // 2 - (1 if k % 2 else 0))  # scalloped, thinning to the tip
+        for x in (5 - k, 10 + k):
+            a[bone : min(T, bone + depth + 1), x] = IDX["p"]
+            a[bone, x] = IDX["P"]  # the wing's bone, lit
+    ball(a, 7.5, 8.5, 3.4, 3.4, "sSl")
+    a[4:6, 5] = IDX["S"]  # ears
+    a[4:6, 10] = IDX["S"]
+    a = outline(a)
+    if frame is None:
+        for cx in (7, 10):  # crossed-out eyes
+            for dx, dy in ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)):
+                a[8 + dy, cx + dx] = IDX["o"]
+        return a
+    a[7:9, 8] = a[7:9, 10] = IDX["Y"]  # glowing eyes, looking right
+    a[8, 9] = IDX["S"]
+    a[10, 9] = IDX["w"]  # a fang
+    return a
+
+
+def turret(firing: bool) -> np.ndarray:
+    """A wall gun facing right, 16x16: a riveted steel housing, a barrel to the right edge and a red
+    sensor; firing: the barrel recoils a pixel and a flash fills its mouth."""
+    a = canvas(T, T)
+    rect(a, 1, 2, 10, 12, "S")
+    rect(a, 1, 2, 10, 1, "L")
+    rect(a, 1, 3, 1, 11, "l")
+    rect(a, 1, 13, 10, 1, "s")
+    rect(a, 10, 3, 1, 11, "s")
+    for x, y in ((2, 3), (9, 3), (2, 12), (9, 12)):
+        a[y, x] = IDX["l"]
+    end = 14 if firing else 15
+    rect(a, 10, 6, end - 10, 4, "l")
+    rect(a, 10, 6, end - 10, 1, "L")
+    rect(a, 10, 9, end - 10, 1, "s")
+    a[7:9, end - 1] = IDX["o"]
+    a = outline(a)
+    ball(a, 5.5, 8, 2.0, 2.0, "rRm")
+    a[7, 5] = IDX["w"]
+    if firing:
+        a[6:10, 15] = IDX["Y"]
+        a[7:9, 14] = IDX["w"]
+        a[5, 15] = a[10, 15] = IDX["y"]
+    return a
+
+
+def bullet(frame: int) -> np.ndarray:
+    """A shot, 8x8 centred: a hot orange core with a dark rim; the two frames flicker."""
+    a = canvas(8, 8)
+    ball(a, 4, 4, 2.9 if frame == 0 else 2.6, 2.9 if frame == 0 else 2.6, "rROY", light=(-0.5, -0.6))
+    a = outline(a)
+    a[3, 3] = IDX["w"]
+    if frame == 1:
+        a[2, 4] = IDX["Y"]
+    return a
+
+
+def puff(frame: int) -> np.ndarray:
+    """A stomp or hit: puffs of cloud bursting outwards with a few sparks, 16x16 centred."""
+    a = canvas(T, T)
+    if frame == 0:  # the flash of the hit: a white star with a soft core
+        ball(a, 8, 8, 3.2, 3.0, "cw")
+        for d in range(1, 7):
+            for x, y in ((8 + d, 8), (8 - d - 1, 8), (8, 8 + d), (8, 8 - d - 1)):
+                if 0 <= x < T and 0 <= y < T:
+                    a[y, x] = IDX["w"] if d < 5 else IDX["Y"]
+        return a
+    radius, size = [(0, 0), (4.8, 2.3), (5.8, 1.8), (6.6, 1.1)][frame]
+    for k in range(6):
+        ang = k * math.pi / 3 + 0.4
+        ball(a, 8 + radius * math.cos(ang), 8 + radius * math.sin(ang) * 0.8, size, size * 0.9,
+             "Lcw" if frame < 3 else "lL")
+    if frame < 3:
+        for k in range(4):
+            ang = k * math.pi / 2 + 0.8
+            x, y = round(8 + (radius + 2) * math.cos(ang)), round(8 + (radius + 2) * math.sin(ang))
+            if 0 <= x < T and 0 <= y < T:
+                a[y, x] = IDX["Y"]
+    return a
+
+
+def spring(pose: str) -> np.ndarray:
+    """A spring, 16x16 standing on the bottom row: base plate, steel coil and a red pad whose top is at
+    y 8 at rest (its box: the lower half tile), y 11 compressed, y 2 extended."""
+    a = canvas(T, T)
+    pad = {"rest": 8, "compressed": 11, "extended": 2}[pose]
+    rect(a, 2, 14, 12, 2, "s")
+    rect(a, 2, 14, 12, 1, "S")
+    for y in range(pad + 2, 14):  # the coil: bright front loops over the dark back of the next
+        if (14 - y) % 2 == 1:
+            rect(a, 4, y, 8, 1, "L")
+            a[y, 4] = a[y, 11] = IDX["l"]
+        else:
+            rect(a, 5, y, 6, 1, "s")
+    rect(a, 1, pad, 14, 2, "R")
+    rect(a, 2, pad, 12, 1, "m")
+    rect(a, 1, pad + 1, 14, 1, "r")
+    return outline(a)
+
+
+def _stone(a: np.ndarray, x0: int, y0: int, w: int, h: int, ramp: str = "KTc") -> None:
+    """A bevelled block: ``ramp`` = shade, face, light."""
+    rect(a, x0, y0, w, h, ramp[1])
+    rect(a, x0, y0, w, 1, ramp[2])
+    rect(a, x0, y0, 1, h, ramp[2])
+    rect(a, x0, y0 + h - 1, w, 1, ramp[0])
+    rect(a, x0 + w - 1, y0, 1, h, ramp[0])
+
+
+CRACKS = [  # crack paths added at each stage, as (x, y) pixels
+    [(6, 1), (6, 2), (7, 3), (7, 4), (8, 5)],
+    [(8, 6), (9, 7), (9, 8), (10, 9), (3, 9), (4, 10), (5, 10), (6, 11), (12, 2), (11, 3)],
+    [(10, 10), (11, 11), (11, 12), (12, 13), (6, 12), (5, 13), (2, 4), (3, 5), (13, 6), (12, 7), (8, 13)],
+]
+
+
+def crumble_block(stage: int) -> np.ndarray:
+    """Cracked sandstone, 16x16 and opaque (a solid tile): stage 0 intact (a hairline crack says it is
+    fragile), 1..3 ever more cracked, the last with chunks gone from its corners."""
+    a = canvas(T, T)
+    rect(a, 0, 0, T, T, "b")
+    _stone(a, 1, 1, 14, 14)
+    rng = np.random.default_rng(SEED + 40)
+    for _ in range(7):
+        x, y = rng.integers(2, 13), rng.integers(3, 13)
+        a[y, x] = IDX["K"]
+    for x, y in CRACKS[0][: 3 if stage == 0 else None]:
+        a[y, x] = IDX["b"]
+    for s in range(1, stage + 1):
+        for x, y in CRACKS[s - 1] + CRACKS[min(s, 2)]:
+            a[y, x] = IDX["b"]
+            if s >= 2 and 0 < x < 15:
+                a[y, x + 1] = IDX["K"] if a[y, x + 1] == IDX["T"] else a[y, x + 1]
+    if stage == 3:
+        for x, y in ((0, 0), (1, 0), (0, 1), (15, 15), (14, 15), (15, 14), (15, 0)):
+            a[y, x] = 0
+    return a
+
+
+def crumble_plank(stage: int) -> np.ndarray:
+    """A pale, split wooden plank in the top 8 px (a one-way tile), cracking like the block."""
+    a = canvas(T, T)
+    rect(a, 0, 0, T, 6, "c")
+    rect(a, 0, 0, T, 1, "w")
+    rect(a, 0, 4, T, 2, "K")
+    rect(a, 0, 6, T, 1, "b")
+    a[1:4, 0] = IDX["K"]
+    a[1:4, T - 1] = IDX["K"]
+    for x in (4, 11):  # split grain
+        a[2, x : x + 3] = IDX["T"]
+    splits = [[(7, 1), (8, 2)], [(3, 3), (4, 4), (12, 1), (12, 2), (13, 3)],
+              [(7, 3), (6, 4), (9, 1), (10, 2), (1, 1), (2, 2)], [(4, 1), (5, 2), (14, 4), (13, 5), (11, 4)]]
+    for s in range(stage + 1):  # jagged splits, more at every stage
+        for x, y in splits[s]:
+            a[y, x] = IDX["b"]
+    a[6, 2:4] = IDX["B"]
+    a[6, 12:14] = IDX["B"]
+    rect(a, 2, 7, 2, 1, "b")
+    rect(a, 12, 7, 2, 1, "b")
+    if stage == 3:
+        a[0:2, 0] = a[0:2, 15] = 0
+    return a
+
+
+def debris(kind: str, i: int) -> np.ndarray:
+    """One chunk, 8x8 centred, of what a crumble block, plank or breakable block falls apart into."""
+    a = canvas(8, 8)
+    shapes = [[(2, 2, 4, 3)], [(2, 3, 3, 3), (4, 2, 2, 2)], [(3, 2, 3, 4)], [(2, 3, 4, 2), (3, 5, 1, 1)]]
+    ramp = {"crumble": "KTc", "plank": "KcK", "breakable": "eEO"}[kind]
+    for x, y, w, h in shapes[i]:
+        rect(a, x, y, w, h, ramp[1])
+        a[y, x] = IDX[ramp[2]]
+        a[y + h - 1, x + w - 1] = IDX[ramp[0]]
+    return outline(a, "b")
+
+
+def breakable_block(coin: bool) -> np.ndarray:
+    """Warm clay bricks, 16x16 and opaque (a solid tile), clearly not the grey stone bricks; one that
+    hides a coin has a glint of gold in the mortar."""
+    a = canvas(T, T)
+    rect(a, 0, 0, T, T, "B")
+    for row, y in enumerate((1, 6, 11)):
+        h = 4
+        off = 0 if row % 2 == 0 else 4
+        for x0 in range(-8 + off, T, 8):
+            x, w = max(x0 + 1, 1), min(x0 + 8, T - 1) - max(x0 + 1, 1)
+            if w > 0:
+                _stone(a, x, y, w, h, "eEO")
+    rect(a, 0, 0, T, 1, "o")
+    rect(a, 0, 0, 1, T, "o")
+    rect(a, 0, T - 1, T, 1, "o")
+    rect(a, T - 1, 0, 1, T, "o")
+    if coin:
+        a[5, 9] = IDX["Y"]
+        a[10, 4] = IDX["y"]
+    return a
+
+
+VINE_PARTS = [
+    ["gGGGGGg.", ".gGhGg..", "..gGg...", "...G....", "...G....", "........", "........", "........"],  # tuft
+    ["........", "........", ".hhh....", "hhhGG...", ".GGGgG..", "...gg...", "........", "........"],  # leaf
+    ["........", "........", "........", "..hh....", ".hGGG...", "..g.....", "........", "........"],  # small
+    ["........", "........", "...G....", "..PmP...", "...PG...", "...G....", "........", "........"],  # tip
+]
+
+
+def vine_part(i: int) -> np.ndarray:
+    """Vine pieces, 8x8, the rope joint they sit on at (4, 4): 0 the tuft it hangs from (over the
+    ceiling's edge), 1/2 a leaf to the left/right, 3/4 a small leaf, 5 the tip with its flower. The stem
+    between joints is drawn as a line."""
+    rows = VINE_PARTS[{0: 0, 1: 1, 2: 1, 3: 2, 4: 2, 5: 3}[i]]
+    a = ascii_art(rows, 8, 8, "vine")
+    if i == 0:
+        a = shift(a, 2, 0, 0)  # the tuft hangs below the anchor, its top row on the ceiling's edge
+    if i in (2, 4):
+        a = a[:, ::-1].copy()
+        a = shift(a, 0, 1, 0)  # mirrored about the joint column
+    return outline(a, "d")
+
+
+def object_frames() -> dict[str, list[np.ndarray]]:
+    """Every frame of objects.png by the names of game/render/kinds.py's table."""
+    return {
+        "walker_walk": [walker(i) for i in range(4)],
+        "walker_stomped": [walker(None)],
+        **{f"hopper_{p}": [hopper(p)] for p in ("idle", "crouch", "jump", "fall", "land", "stomped")},
+        "flyer_fly": [flyer(i) for i in range(4)],
+        "flyer_stomped": [flyer(None)],
+        "turret_right": [turret(False), turret(True)],
+        "turret_left": [turret(False)[:, ::-1].copy(), turret(True)[:, ::-1].copy()],
+        "turret_up": [np.rot90(turret(False)).copy(), np.rot90(turret(True)).copy()],
+        "turret_down": [np.rot90(turret(False), -1).copy(), np.rot90(turret(True), -1).copy()],
+        "bullet": [bullet(0), bullet(1)],
+        "puff": [puff(i) for i in range(4)],
+        "spring": [spring(p) for p in ("rest", "compressed", "extended")],
+        "crumble": [crumble_block(s) for s in range(4)],
+        "crumble_debris": [debris("crumble", i) for i in range(4)],
+        "crumble_plank": [crumble_plank(s) for s in range(4)],
+        "plank_debris": [debris("plank", i) for i in range(4)],
+        "breakable": [breakable_block(False), breakable_block(True)],
+        "breakable_debris": [debris("breakable", i) for i in range(4)],
+        "vine": [vine_part(i) for i in range(6)],
+    }
+
+
+def draw_objects() -> np.ndarray:
+    w, h = SHEET_SIZE
+    sheet = canvas(w, h)
+    frames = object_frames()
+    assert set(frames) == set(OBJECT_FRAMES), set(frames) ^ set(OBJECT_FRAMES)
+    for name, (x, y, fw, fh, n, _what) in OBJECT_FRAMES.items():
+        assert len(frames[name]) == n, name
+        for i, f in enumerate(frames[name]):
+            assert f.shape == (fh, fw), (name, f.shape)
+            sheet[y : y + fh, x + i * fw : x + (i + 1) * fw] = f
+    return sheet
+
+
 def _periodic_noise(width: int, harmonics, rng) -> np.ndarray:
     x = np.arange(width)
     y = np.zeros(width)
@@ -1467,6 +1835,7 @@ EXTRA_SHEETS: dict = {
     "player.png": draw_player,
     "items.png": draw_items,
     "platform.png": draw_platforms,
+    "objects.png": draw_objects,
     "bg_far.png": draw_bg_far,
     "bg_near.png": draw_bg_near,
     "icon.png": draw_icon,
@@ -1590,6 +1959,15 @@ def readme(table: list) -> str:
         "left cap, (W - 32) / 16 middles, the right cap (make platforms 8 px tall and a multiple of 16 wide;",
         "a 16 px platform: left cap's left half + right cap's right half). The body is the top 7 px; the",
         "rollers hang in the 8th row. The game draws a rail along each platform's route behind it.",
+        "",
+        "## objects.png",
+        "",
+        f"{SHEET_SIZE[0]}x{SHEET_SIZE[1]} px: the level objects (`game/render/kinds.py` draws them; its table",
+        "`OBJECT_FRAMES` is this layout). Every frame faces right: mirror it for left.",
+        "",
+        "| name | first frame rect (x, y, w, h) | frames | what |",
+        "| --- | --- | --- | --- |",
+        *[f"| `{name}` | ({f.x}, {f.y}, {f.w}, {f.h}) | {f.count} | {f.what} |" for name, f in OBJECT_FRAMES.items()],
         "",
         "## Backgrounds",
         "",

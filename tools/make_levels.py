@@ -1,6 +1,7 @@
 """Build the demo's Tiled levels (levels/*.tmx) from readable ASCII layouts.
 
-    python tools/make_levels.py            # writes levels/NN_*.tmx and levels/platformer.tiled-project
+    python tools/make_levels.py            # writes levels/NN_*.tmx, levels/platformer.tiled-project and
+                                           # the list of object kinds in docs/levels.md
     python tools/make_levels.py --check    # exit 1 if a committed file differs from a fresh build
 
 Each level below is an ASCII picture of its terrain plus a few lists (sign messages, moving platforms).
@@ -44,6 +45,10 @@ from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from game.levelkinds import DOCS_BEGIN, DOCS_END, docs_section, tiled_property_types  # noqa: E402
+
 LEVELS = ROOT / "levels"
 TS = 16  # tile size, px
 
@@ -623,30 +628,7 @@ def write_tmx(level: Level) -> str:
 # The Tiled project: our object classes, so designers pick them from a list
 # =========================================================================================================
 def project() -> dict:
-    def member(name, ptype, value, **extra):
-        return {"name": name, "type": ptype, "value": value, **extra}
-
-    classes = [
-        ("spawn", "#ff3e8948", [], "Where the player's feet start (a point). Exactly one per level."),
-        ("goal", "#fffee761", [], "Entering it completes the level."),
-        ("checkpoint", "#ff63c74d", [], "Entering its column (any height) moves the respawn point to its "
-                                        "bottom-centre."),
-        ("hazard", "#ffe43b44", [], "Entering it kills the player (spikes: the lower ~10 px)."),
-        ("coin", "#fffeae34", [], "Collected once on touch (point, rect or tile object)."),
-        ("trigger", "#ff2ce8f5", [member("message", "string", "")], "Sensor; 'message' is shown inside."),
-        ("platform", "#ffc0cbdc", [
-            member("path", "object", 0),
-            member("dx", "float", 0),
-            member("dy", "float", 0),
-            member("speed", "float", 40),
-            member("wait", "float", 0),
-            member("one_way", "bool", False),
-        ], "Moving platform (8 px tall): 'path' -> a polyline, or dx/dy; speed is required (px/s)."),
-    ]
-    types = []
-    for i, (name, color, members, _doc) in enumerate(classes, start=1):
-        types.append({"id": i, "name": name, "type": "class", "color": color, "drawFill": True,
-                      "members": members, "useAs": ["object"]})
+    """The Tiled project: its classes and enums come from the table of object kinds (game/levelkinds.py)."""
     return {
         "automappingRulesFile": "",
         "commands": [],
@@ -654,8 +636,14 @@ def project() -> dict:
         "extensionsPath": "extensions",
         "folders": ["."],
         "properties": [],
-        "propertyTypes": types,
+        "propertyTypes": tiled_property_types(),
     }
+
+
+def levels_doc(text: str) -> str:
+    """docs/levels.md with its generated list of object kinds replaced by a fresh one."""
+    head, rest = text.split(DOCS_BEGIN, 1)
+    return head + docs_section() + rest.split(DOCS_END + "\n", 1)[1]
 
 
 def levels() -> list[Level]:
@@ -731,9 +719,11 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     files = {lv.file: write_tmx(lv) for lv in levels()}
     files["platformer.tiled-project"] = json.dumps(project(), indent=4) + "\n"
+    doc = ROOT / "docs" / "levels.md"
+    files[doc if args.out == LEVELS else "levels.md"] = levels_doc(doc.read_text(encoding="utf-8"))
     bad = 0
     for name, text in files.items():
-        path = args.out / name
+        path = args.out / name  # (an absolute name stays itself)
         if args.check:
             if not path.exists() or path.read_text() != text:
                 print(f"{path}: differs from a fresh build (run python tools/make_levels.py)")

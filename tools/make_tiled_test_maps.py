@@ -17,8 +17,9 @@ variants. Runs headless (``QT_QPA_PLATFORM=offscreen``). The maps:
 * ``third_party``: shaped like a map made for another game -- 32 px tiles, embedded tileset without our
   properties, no spawn, layers and objects of its own classes, every property type, group and image
   layers, ellipses, polygons, text, tint and parallax. Must give the documented one-line "has no spawn".
-* ``third_party_spawned``: the same as a designer adapts it -- a spawn added, and its class 'Trigger'
-  (which the game reports as a misspelt 'trigger') renamed 'Region': it loads and plays (nothing collides).
+* ``third_party_spawned``: the same as a designer adapts it -- a spawn added, and its classes 'Trigger' and
+  'Enemy' (which the game reports as a misspelt 'trigger' and 'enemy') renamed 'Region' and 'Monster': it
+  loads and plays (nothing collides).
 """
 
 from __future__ import annotations
@@ -198,7 +199,7 @@ def third_party(spawn: bool) -> str:
  </group>
  <layer id="4" name="Tiles" width="{cols}" height="{rows}">{data_xml(gids, "csv", cols)}</layer>
  <objectgroup id="5" name="Entities" color="#ff0000">
-  <object id="1" name="Bat" type="Enemy" x="300" y="200" width="32" height="32">
+  <object id="1" name="Bat" type="{'Monster' if spawn else 'Enemy'}" x="300" y="200" width="32" height="32">
    <properties><property name="hp" type="int" value="3"/><property name="path" type="object" value="2"/>
     <property name="tint" type="color" value="#ff00ff00"/></properties></object>
   <object id="2" name="bat route" x="300" y="200"><polyline points="0,0 96,0 96,64"/></object>

@@ -49,6 +49,7 @@ class Art:
         self.spike = self._spike()
         self.dust = self._dust()
         self.platform, self.platform_one_way = self._platforms()
+        self.objects = self._objects()  # level object frames by name (render/kinds.py OBJECT_FRAMES)
         self.bg_far = _load("bg_far.png")
         self.bg_near = _load("bg_near.png")
         self._flip: dict[int, pygame.Surface] = {}
@@ -152,6 +153,15 @@ class Art:
             return _cut(sheet, 0, 0, 48, 8), _cut(sheet, 0, 8, 48, 8)
         tile = self._platform_tile()
         return tile, tile
+
+    def _objects(self) -> dict[str, list[pygame.Surface]]:
+        """objects.png cut by the table in render/kinds.py; a missing or short sheet gets plain boxes."""
+        from .kinds import OBJECT_FRAMES, SHEET_SIZE, stand_in
+
+        sheet = _load("objects.png")
+        whole = sheet is not None and sheet.get_width() >= SHEET_SIZE[0] and sheet.get_height() >= SHEET_SIZE[1]
+        return {name: [_cut(sheet, f.x + i * f.w, f.y, f.w, f.h) if whole else stand_in(name, f.w, f.h, i)
+                       for i in range(f.count)] for name, f in OBJECT_FRAMES.items()}
 
     def _platform_tile(self) -> pygame.Surface:
         s = pygame.Surface((16, 8), pygame.SRCALPHA)

@@ -22,12 +22,13 @@ from pathlib import Path
 import pygame
 import pytmx
 
+from ..levelkinds import KINDS
 from .tilecache import CACHE_BYTES, CHUNK, TileGroup, TileImages, fast_surface
 
 __all__ = ["MapRenderer", "GAME_CLASSES", "object_class", "parse_color", "visible_layers", "layer_image",
            "decor_items", "draw_image_layer", "draw_backdrop"]
 
-GAME_CLASSES = {"spawn", "goal", "checkpoint", "coin", "platform", "trigger"}
+GAME_CLASSES = {k.name for k in KINDS if not k.decor}  # tile objects the game draws itself
 BACKDROP = ((0.15, 0.08), (0.4, 0.25))  # (parallax x, parallax y) of the default bg_far and bg_near
 
 

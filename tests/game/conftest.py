@@ -11,6 +11,22 @@ import pytest
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 
 
+@pytest.fixture
+def load_error():
+    """``load_error(path)``: the one-line LevelError loading ``path`` gives (checked to name the file and to
+    be one line)."""
+    from game.levelfile import LevelError, load_level
+
+    def error(path) -> str:
+        with pytest.raises(LevelError) as err:
+            load_level(path)
+        message = str(err.value)
+        assert message.startswith(f"{path}: ") and "\n" not in message, message
+        return message
+
+    return error
+
+
 @pytest.fixture(scope="module")
 def display():
     """A 1x1 display mode (dummy driver): what images=True loading and convert() need."""

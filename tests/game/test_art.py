@@ -17,7 +17,8 @@ import pytmx  # noqa: E402
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ASSETS = ROOT / "assets"
 TSX = ROOT / "levels" / "tileset.tsx"
-PNGS = ["tiles.png", "player.png", "items.png", "platform.png", "bg_far.png", "bg_near.png", "icon.png"]
+PNGS = ["tiles.png", "player.png", "items.png", "platform.png", "objects.png", "bg_far.png", "bg_near.png",
+        "icon.png"]
 
 
 def _load_make_art():
@@ -72,6 +73,7 @@ def test_sheet_sizes():
         "player.png": (96, 120),
         "items.png": (128, 64),
         "platform.png": (48, 16),
+        "objects.png": (128, 152),
         "bg_far.png": (480, 270),
         "bg_near.png": (480, 270),
         "icon.png": (32, 32),
@@ -189,3 +191,56 @@ def test_solid_terrain_tiles_are_opaque(make_art):
         if props.get("collision") == "solid":
             tile = tiles[(tid // 16) * 16 : (tid // 16 + 1) * 16, (tid % 16) * 16 : (tid % 16 + 1) * 16, 3]
             assert (tile == 255).all(), f"{name} (id {tid}) has transparent pixels"
+
+
+def _frames(name: str) -> list[np.ndarray]:
+    from game.render.kinds import OBJECT_FRAMES
+
+    px = _pixels(ASSETS / "objects.png")
+    f = OBJECT_FRAMES[name]
+    return [px[f.y : f.y + f.h, f.x + i * f.w : f.x + (i + 1) * f.w, 3] for i in range(f.count)]
+
+
+def test_every_object_frame_has_art_and_the_frames_do_not_overlap():
+    from game.render.kinds import OBJECT_FRAMES, SHEET_SIZE
+
+    taken = np.zeros(SHEET_SIZE[::-1], bool)
+    for name, f in OBJECT_FRAMES.items():
+        assert f.x + f.count * f.w <= SHEET_SIZE[0] and f.y + f.h <= SHEET_SIZE[1], name
+        assert not taken[f.y : f.y + f.h, f.x : f.x + f.count * f.w].any(), f"{name} overlaps another entry"
+        taken[f.y : f.y + f.h, f.x : f.x + f.count * f.w] = True
+        for i, frame in enumerate(_frames(name)):
+            assert frame.any(), f"{name} frame {i} is empty"
+
+
+def test_walkers_hoppers_and_springs_stand_on_the_bottom_row_and_flyers_are_centred():
+    for name in ("walker_walk", "walker_stomped", "hopper_idle", "hopper_crouch", "hopper_land",
+                 "hopper_stomped", "spring"):
+        for i, frame in enumerate(_frames(name)):
+            assert frame[15].any(), f"{name} frame {i}: not standing on the bottom row"
+    for frame in _frames("flyer_fly"):
+        rows = np.flatnonzero(frame.any(axis=1))
+        assert abs((rows[0] + rows[-1]) / 2 - 7.5) <= 2.5
+
+
+def test_spring_pads_are_where_the_table_says():
+    for frame, pad in zip(_frames("spring"), (8, 11, 2), strict=True):
+        assert int(np.flatnonzero(frame.any(axis=1))[0]) == pad - 1  # the outline sits on the pad's top
+
+
+def test_crumble_and_breakable_tiles_carry_their_class_and_load_as_kinds(make_art, tmp_path):
+    from game.levelfile import load_level
+
+    ids = {name: i for i, (name, *_rest) in enumerate(make_art.tile_table())}
+    data = [[0] * 8 for _ in range(5)] + [[ids["fill"] + 1] * 8]
+    data[2][1:4] = [ids["crumble_plank"] + 1] * 3
+    data[3][5] = ids["breakable_coin"] + 1
+    data[3][6] = ids["breakable"] + 1
+    data[4][1] = ids["crumble"] + 1
+    path = _tmx(tmp_path, data)
+    text = "\n".join(line.strip() for line in path.read_text().splitlines()).replace("</map>", '<objectgroup id="2" name="o"><object id="1" type="spawn" x="8" '
+                                              'y="80"><point/></object></objectgroup></map>')
+    path.write_text(text)
+    level = load_level(path)
+    assert [(c.cells, c.one_way) for c in level.crumbles] == [(((1, 2), (2, 2), (3, 2)), True), (((1, 4),), False)]
+    assert [(b.cells, b.coin) for b in level.breakables] == [(((5, 3),), True), (((6, 3),), False)]

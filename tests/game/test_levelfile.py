@@ -238,14 +238,6 @@ def prop(name, value, kind="float"):
     return f'<property name="{name}" type="{kind}" value="{value}"/>'
 
 
-def load_error(path) -> str:
-    with pytest.raises(LevelError) as err:
-        load_level(path)
-    message = str(err.value)
-    assert message.startswith(f"{path}: ") and "\n" not in message, message
-    return message
-
-
 @pytest.mark.parametrize("objects, fragments", [
     ('<object id="1" type="spawn" x="nan" y="112"><point/></object>', ["object 1 (spawn)", "not a finite"]),
     ('<object id="1" type="spawn" x="1e308" y="112"><point/></object>', ["object 1 (spawn)", "outside the map"]),
@@ -272,13 +264,13 @@ def load_error(path) -> str:
               '<object id="6" x="40" y="60"><polyline points="' + " ".join(f"{i},0" for i in range(300)) + '"/></object>'),
      ["object 5 'lift' (platform)", "300 points", "limit of 256"]),
 ])
-def test_hostile_numbers_in_objects_are_one_line_naming_the_object(tmp_path, objects, fragments):
+def test_hostile_numbers_in_objects_are_one_line_naming_the_object(tmp_path, objects, fragments, load_error):
     message = load_error(write_map(tmp_path, objects))
     for fragment in fragments:
         assert fragment in message, message
 
 
-def test_a_zero_length_path_and_zero_dx_dy_break_the_same_rule(tmp_path):
+def test_a_zero_length_path_and_zero_dx_dy_break_the_same_rule(tmp_path, load_error):
     still = platform(prop("path", "6", "object"), '<object id="6" x="40" y="60"><polyline points="3,3 3,3"/></object>')
     zero = platform(prop("dx", "0") + prop("dy", "0"))
     messages = [load_error(write_map(tmp_path, objects, name=f"{i}.tmx")) for i, objects in enumerate((still, zero))]
@@ -287,18 +279,18 @@ def test_a_zero_length_path_and_zero_dx_dy_break_the_same_rule(tmp_path):
 
 
 @pytest.mark.parametrize("firstgid", ["0", "-5", "x", "268435456"])
-def test_a_tileset_firstgid_below_1_is_refused_rather_than_shifting_collision(tmp_path, firstgid):
+def test_a_tileset_firstgid_below_1_is_refused_rather_than_shifting_collision(tmp_path, firstgid, load_error):
     path = write_map(tmp_path, tileset=f'<tileset firstgid="{firstgid}" source="test_tiles.tsx"/>')
     assert "firstgid" in load_error(path)
 
 
-def test_overlapping_tileset_gid_ranges_are_refused(tmp_path):
+def test_overlapping_tileset_gid_ranges_are_refused(tmp_path, load_error):
     tilesets = '<tileset firstgid="1" source="test_tiles.tsx"/><tileset firstgid="5" source="test_tiles.tsx"/>'
     message = load_error(write_map(tmp_path, tileset=tilesets))
     assert "starts at firstgid 5" in message and "gids 1..8" in message
 
 
-def test_a_tileset_that_is_not_tsx_is_one_line_and_pytmx_logs_nothing(tmp_path, capfd):
+def test_a_tileset_that_is_not_tsx_is_one_line_and_pytmx_logs_nothing(tmp_path, capfd, load_error):
     (tmp_path / "tiles.xml").write_bytes((MAPS / "test_tiles.tsx").read_bytes())
     path = write_map(tmp_path, tileset='<tileset firstgid="1" source="tiles.xml"/>')
     assert "is not a .tsx file" in load_error(path)
@@ -320,7 +312,7 @@ def test_pytmx_warnings_never_reach_stderr(tmp_path, capfd):
     ('width="20" height="8"', "", "no spawn"),  # the spawn check still runs on a small map without layers
     ('width="99999999999999999999" height="8"', "", "not a whole number"),
 ])
-def test_huge_maps_are_refused_before_anything_is_allocated(tmp_path, size, layers, fragment):
+def test_huge_maps_are_refused_before_anything_is_allocated(tmp_path, size, layers, fragment, load_error):
     import tracemalloc
     path = write_map(tmp_path, "" if fragment == "no spawn" else SPAWN, size=size, layers=layers)
     tracemalloc.start()
@@ -333,7 +325,7 @@ def test_huge_maps_are_refused_before_anything_is_allocated(tmp_path, size, laye
     assert peak < 8 << 20  # bytes: nothing sized by the declared map was allocated
 
 
-def test_a_zlib_bomb_is_not_inflated_past_the_layer(tmp_path):
+def test_a_zlib_bomb_is_not_inflated_past_the_layer(tmp_path, load_error):
     import base64
     import zlib
     bomb = base64.b64encode(zlib.compress(bytes(4 * 20 * 8 * 1000))).decode()  # 1000x the layer's size
@@ -349,7 +341,7 @@ def test_a_zlib_bomb_is_not_inflated_past_the_layer(tmp_path):
     ("platforms", 0, "one platform too many"),
     ("group_depth", 0, "nested more than 0 groups"),
 ])
-def test_each_count_limit_is_a_one_line_error(tmp_path, monkeypatch, field, value, fragment):
+def test_each_count_limit_is_a_one_line_error(tmp_path, monkeypatch, field, value, fragment, load_error):
     import dataclasses
 
     from game import levelfile
@@ -384,7 +376,120 @@ def test_collision_from_numpy_matches_every_layer_rule_on_a_big_map(tmp_path):
     (f'<tileset firstgid="1" source="{"9" * 5000}.tsx"/>', None),  # found by tools/fuzz.py: OSError ENAMETOOLONG
     (None, f'<imagelayer id="7" name="sky"><image source="{"a" * 5000}.png"/></imagelayer>'),
 ])
-def test_a_file_name_too_long_for_the_system_is_one_line(tmp_path, tileset, layers):
+def test_a_file_name_too_long_for_the_system_is_one_line(tmp_path, tileset, layers, load_error):
     ground = f'<layer id="1" name="ground" width="20" height="8"><data encoding="csv">{FLAT_ROWS}</data></layer>'
     message = load_error(write_map(tmp_path, tileset=tileset, layers=ground + (layers or "")))
     assert "not found" in message and len(message) < 600
+
+
+# -- loading fast (issue 11): pytmx gets the layers we read, numpy reads the CSV -------------------------------
+
+LEVELS = MAPS.parents[1] / "levels"
+PLAYABLE = sorted(p for p in [*MAPS.glob("*.tmx"), *(MAPS / "tiled").glob("*.tmx"), *LEVELS.glob("*.tmx")]
+                  if p.stem not in ("zstd", "third_party"))
+
+
+def _same_pytmx_map(ours, plain):
+    """Everything the renderer reads from pytmx: numbering, layer cells, images' slots, tile properties."""
+    import pytmx
+    assert (ours.maxgid, ours.tiledgidmap, dict(ours.gidmap), ours.imagemap) == \
+        (plain.maxgid, plain.tiledgidmap, dict(plain.gidmap), plain.imagemap)
+
+    def props(tmx):  # collision-editor shapes are objects: compare what they hold
+        return {gid: {k: [(o.id, o.x, o.y, o.width, o.height) for o in v] if k == "colliders" else v
+                      for k, v in p.items()} for gid, p in tmx.tile_properties.items()}
+    assert props(ours) == props(plain)
+    assert [(type(t), t.name) for t in ours.layers] == [(type(t), t.name) for t in plain.layers]
+    for a, b in zip(ours.layers, plain.layers, strict=True):
+        if isinstance(a, pytmx.TiledTileLayer):
+            assert a.data == b.data, a.name
+            assert all(type(row) is list for row in a.data)
+        if isinstance(a, pytmx.TiledObjectGroup):
+            assert [(o.id, o.gid, o.x, o.y) for o in a] == [(o.id, o.gid, o.x, o.y) for o in b]
+    assert [img is None for img in ours.images] == [img is None for img in plain.images]
+
+
+@pytest.mark.parametrize("path", PLAYABLE, ids=lambda p: p.stem)
+def test_the_renderers_pytmx_map_is_the_one_pytmx_reads_itself(path):
+    import pytmx
+    _same_pytmx_map(load_level(path).tmx, pytmx.TiledMap(str(path), allow_duplicate_names=True))
+
+
+def test_with_images_too(tmp_path):
+    pygame = pytest.importorskip("pygame")
+    from pytmx.util_pygame import load_pygame
+    pygame.display.init()
+    try:
+        pygame.display.set_mode((1, 1))
+        for path in (MAPS / "tiled" / "emb_collection.tmx", LEVELS / "02_planks.tmx"):
+            ours, plain = load_level(path, images=True).tmx, load_pygame(str(path), allow_duplicate_names=True)
+            _same_pytmx_map(ours, plain)
+            sizes = [img.get_size() if img else None for img in ours.images]
+            assert sizes == [img.get_size() if img else None for img in plain.images]
+    finally:
+        pygame.display.quit()
+
+
+def test_flipped_and_big_gids_are_numbered_as_pytmx_numbers_them(tmp_path):
+    import base64
+    import zlib
+
+    import numpy as np
+    import pytmx
+    gids = np.zeros((8, 20), dtype="<u4")
+    gids[-1, :] = 1
+    gids[3, 2:9] = [7, 7 | 0x80000000, 7 | 0x40000000, 8, 7 | 0x20000000, 8 | 0x80000000, 7]
+    data = base64.b64encode(zlib.compress(gids.tobytes())).decode()
+    layers = (f'<layer id="1" name="a" width="20" height="8"><data encoding="base64" compression="zlib">{data}'
+              f'</data></layer><layer id="3" name="b" width="20" height="8"><data encoding="csv">'
+              f'{FLAT_ROWS.replace("0", "8", 3)}</data></layer>')
+    path = write_map(tmp_path, SPAWN + '<object id="2" gid="2147483656" x="8" y="40" width="16" height="16"/>',
+                     layers=layers)
+    _same_pytmx_map(load_level(path).tmx, pytmx.TiledMap(str(path), allow_duplicate_names=True))
+
+
+def _read_csv(text: str, cols: int, rows: int, fast: bool, monkeypatch):
+    """The loader's reading of one CSV layer: the gids, or the error's text after the file name."""
+    from xml.etree import ElementTree as ET
+
+    from game import levelfile
+    node = ET.fromstring('<layer name="l"><data encoding="csv"/></layer>')
+    node.find("data").text = text
+    with monkeypatch.context() as m:
+        if not fast:
+            m.setattr(levelfile, "_csv_gids", lambda text, expected: None)
+        try:
+            return levelfile._Loader(Path("m.tmx")).read_tile_data(node, "layer 'l'", cols, rows).tolist()
+        except LevelError as exc:
+            return str(exc)
+
+
+def test_numpy_reads_csv_exactly_as_the_cell_by_cell_reading(monkeypatch):
+    """Any text: the same gids or the same error, whichever reading runs. Run big once with
+    HYPOTHESIS_EXAMPLES=20000."""
+    import os
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    cell = st.one_of(st.integers(0, 2**32 + 5).map(str), st.integers(-5, 5).map(str),
+                     st.sampled_from(["", " 7 ", "+3", "-0", "1_000", "0x10", "1.5", "1e3", "nan", "\t4\r", "٣",
+                                      "1 2", "\n", " ", "99999999999999999999", "4294967295", "4294967296"]))
+    texts = st.tuples(st.lists(cell, min_size=0, max_size=14), st.sampled_from([",", ",\n", ", "]),
+                      st.sampled_from(["", ",", "\n", " ,"]), st.sampled_from(["", ",", "\n"]))
+
+    @settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "400")), deadline=None,
+              derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(texts, st.sampled_from([(3, 4), (1, 1), (12, 1), (2, 5)]))
+    def check(parts, size):
+        cells, sep, head, tail = parts
+        text = head + sep.join(cells) + tail
+        cols, rows = size
+        assert _read_csv(text, cols, rows, True, monkeypatch) == _read_csv(text, cols, rows, False, monkeypatch)
+
+    check()
+    # and a whole layer of plain numbers takes the fast path
+    from game.levelfile import _csv_gids
+    text = ",\n".join(",".join(str((r * 7 + c) % 300) for c in range(40)) for r in range(30))
+    assert _csv_gids(text, 1200).tolist() == _read_csv(text, 40, 30, False, monkeypatch)
+    assert _csv_gids(text + ",", 1200) is None and _csv_gids(text.replace("7", "x"), 1200) is None

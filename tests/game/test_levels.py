@@ -112,8 +112,12 @@ def test_next_chain_visits_every_level(loaded):
 def _project_types() -> dict[str, dict[str, str]]:
     data = json.loads(PROJECT.read_text())
     out = {}
+    enums = {t["name"] for t in data["propertyTypes"] if t["type"] == "enum"}
     for t in data["propertyTypes"]:
+        if t["type"] == "enum":
+            continue
         assert t["type"] == "class" and "object" in t["useAs"], t["name"]
+        assert all(m["propertyType"] in enums for m in t["members"] if "propertyType" in m), t["name"]
         out[t["name"]] = {m["name"]: m["type"] for m in t["members"]}
     return out
 
