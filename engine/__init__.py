@@ -3,7 +3,7 @@
 Pure Python + numpy; copy this folder into your project. See engine/README.md.
 """
 
-from .bodies import Actor, Buttons, Character, Contact, Ground, Trigger, TriggerEvent
+from .bodies import Actor, ActorEvent, Buttons, Character, Contact, Ground, Touch, Trigger, TriggerEvent
 from .debug import DebugDraw, debug_draw
 from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
 from .geometry import Rect, lerp, overlaps
@@ -16,6 +16,7 @@ from .world import StepResult, World
 
 __all__ = [
     "Actor",
+    "ActorEvent",
     "Buttons",
     "Character",
     "ConfigError",
@@ -41,6 +42,7 @@ __all__ = [
     "StepResult",
     "TileGrid",
     "TileKind",
+    "Touch",
     "Trigger",
     "TriggerEvent",
     "World",

@@ -34,7 +34,8 @@ class Slots(NamedTuple):
 
 STATE: dict[type, Slots] = {
     Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
-                         "squished", "gravity", "snap", "drop_platform", "_clear"),
+                         "squished", "gravity", "snap", "drop_platform", "_clear", "solid", "bullet", "bounce",
+                         "group", "touches"),
                  lists=("contacts",),
                  kept=("name",)),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",

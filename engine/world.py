@@ -2,16 +2,21 @@
 
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
-   did not leave where it is now (placed, teleported, resized, or a platform moved by hand) and found
-   inside solid geometry is moved to the nearest free spot within reach (a tile, or
-   half its size if larger), or reported squished;
+   did not leave where it is now (placed, teleported, resized, or a platform or solid actor moved by hand)
+   and found inside solid geometry is moved to the nearest free spot within reach (a tile, or half its
+   size if larger), or reported squished;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
-   reporting actors crushed against anything solid as squished;
-3. actors, in the order added (squished ones stay pinned this step): a Character runs the controller, a
-   plain Actor falls; each moves Y then X against tiles and platforms, then lands or snaps to the ground;
-4. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
-5. triggers, in the order added, against actors in the order added: enter / stay / exit.
+   reporting actors crushed against anything solid as squished (``_solids.py``);
+3. actors but bullets, in the order added (squished ones stay pinned this step): a Character runs the
+   controller, a plain Actor falls; each moves Y then X against tiles, platforms and solid actors, then
+   lands or snaps to the ground; a solid actor then carries, pushes and squishes like a platform;
+4. bullets, in the order added: a swept move along the step's segment, stopped by tiles, platforms,
+   solid actors and the first actor they touch (``_bullets.py``);
+5. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
+6. touches: for each actor that touches a group, the actors of that group it overlaps or ran into, with
+   the side it came from (``_touches.py``);
+7. triggers, in the order added, against actors in the order added: enter / stay / exit.
 Same grid, feel and inputs give bit-identical states (``state_hash``).
 """
 
@@ -24,8 +29,8 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _check, _motion, _snapshot
-from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
+from . import _bullets, _check, _motion, _snapshot, _solids, _touches
+from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Trigger, TriggerEvent
 from .controller import control
 from .feel import FeelConfig
 from .geometry import overlaps, place_before
@@ -43,13 +48,13 @@ class StepResult(NamedTuple):
     jumped: list  # [Character]
     landed: list  # [Character]
     dropped: list  # [Character] dropped through a one-way platform
+    events: list  # [ActorEvent] for every actor: landed, wall, ceiling, pushed, squished; as they happened
+    touches: list  # [Touch]: by actor as added, what it ran into first, then what it overlaps as added
 
 
 class World:
     """Everything that moves, on one tile grid, stepped at the feel's fixed rate."""
 
-    _PUSH_STEP = 4.0  # px: a platform moving further in one step moves in pieces, so it cannot jump
-    #                   over an actor it should push
     _CELL = 64  # px, side of a broadphase cell for triggers
 
     def __init__(self, grid: TileGrid, feel: FeelConfig | None = None):
@@ -145,36 +150,50 @@ class World:
         (characters left out hold nothing); None holds nothing."""
         by_actor = inputs is not None and inputs.__class__ is not Buttons and self._check_inputs(inputs)
         self.steps += 1
-        grid, platforms, d = self.grid, self.platforms, self._derived
-        squished: list[Actor] = []
+        grid, platforms, d, actors = self.grid, self.platforms, self._derived, self.actors
         stale = False
         for p in platforms:
             p.prev_x, p.prev_y = p.x, p.y
             if p._seen != (p.x, p.y, p.w, p.h, p.one_way):
                 stale = True  # added, moved or resized by hand: actors under it are checked
-        for a in self.actors:
+        special = False
+        for a in actors:
             a.prev_x, a.prev_y = a.x, a.y
             a.squished = False
+            if a.solid or a.bullet:
+                special = True
+        solids, bullets = platforms, ()
+        if special:
+            solids, bullets, moved = self._roles()
+            stale = stale or moved
+        st = _solids.Step(grid, solids, self._near_actors)
+        for a in actors:
             if stale or a._clear != (a.x, a.y, a.w, a.h):
-                self._unstick(a, squished)
+                self._unstick(a, st)
 
         for p in platforms:
-            self._move_platform(p, d.dt, squished)
+            _solids.move_platform(st, p, d.dt)
             p._seen = (p.x, p.y, p.w, p.h, p.one_way)
 
         jumped, landed, dropped = [], [], []
-        for a in self.actors:
+        events = st.events
+        for a in actors:
             if a.squished:  # pinned: crushed this step
                 a.contacts = []
                 continue
             if a.vx - a.vx != 0.0 or a.vy - a.vy != 0.0:  # NaN or inf (set by hand)
                 raise ValueError(f"{a!r} has velocity vx={a.vx!r} vy={a.vy!r}; velocities must be finite px/s")
+            if a.bullet:
+                continue  # moved after everything else (4.)
+            was_grounded = a.on_ground
+            own = _solids.others(solids, a) if a.solid else solids
+            x0, y0 = a.x, a.y
             if isinstance(a, Character):
                 if by_actor:
                     buttons = inputs.get(a, NO_BUTTONS)
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
-                did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, platforms)
+                did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, own)
                 if did_jump:
                     jumped.append(a)
                 if did_land:
@@ -182,13 +201,90 @@ class World:
                 if did_drop:
                     dropped.append(a)
             else:
-                self._move_plain(a, d)
+                self._move_plain(a, d, own)
+            if a.solid:
+                _solids.follow(st, a, x0, y0)
             a._clear = (a.x, a.y, a.w, a.h)
+            if a.contacts or (a.on_ground and not was_grounded):
+                self._note(a, was_grounded, events)
 
+        if bullets:
+            self._fly(bullets, st)
         if self.ropes:
-            self._rope_set.step(grid, self.actors, d)
-        events = self._sense() if self.triggers else []
-        return StepResult(self.steps, events, squished, jumped, landed, dropped)
+            self._rope_set.step(grid, actors, d)
+        touches = _touches.find(actors, self._near_actors)
+        sensed = self._sense() if self.triggers else []
+        return StepResult(self.steps, sensed, st.squished, jumped, landed, dropped, events, touches)
+
+    def _roles(self):
+        """The solids (platforms, then solid actors in the order added) and the bullets, checked; and
+        whether a solid actor was moved by hand (then every actor is checked for solid geometry)."""
+        solids, bullets, moved = list(self.platforms), [], False
+        for a in self.actors:
+            if a.solid:
+                if a.bullet:
+                    raise ValueError(f"{a!r} is both solid and a bullet; an actor is one or the other")
+                solids.append(a)
+                if a._clear != (a.x, a.y, a.w, a.h):
+                    moved = True
+            elif a.bullet:
+                if isinstance(a, Character):
+                    raise ValueError(f"{a!r}: a Character cannot be a bullet (bullets are plain Actors)")
+                bullets.append(a)
+        return solids, bullets, moved
+
+    def _near_actors(self, x: float, y: float, w: float, h: float):
+        """The actors that may meet the box (a broadphase: callers test the exact overlap), as added."""
+        return self.actors
+
+    def _note(self, a: Actor, was_grounded: bool, events: list) -> None:
+        """The events of an actor's own move: walls and ceilings it ran into, and a landing."""
+        landed = a.on_ground and not was_grounded
+        for c in a.contacts:
+            n = c.normal
+            if n[1] < 0:
+                if landed:
+                    events.append(ActorEvent("landed", a, n, c.tile, c.other, c.vx, c.vy))
+                    landed = False
+            else:
+                events.append(ActorEvent("ceiling" if n[1] else "wall", a, n, c.tile, c.other, c.vx, c.vy))
+        if landed:  # set down without a hit (already at the surface, or snapped onto it)
+            g = a.ground
+            tile = None if g.platform is not None else \
+                _motion._support_tile(self.grid, a, a.y + a.h, g.kind)
+            events.append(ActorEvent("landed", a, (0, -1), tile, g.platform, a.vx, a.vy))
+
+    def _fly(self, bullets, st) -> None:
+        """Move every bullet, swept (``_bullets.py``)."""
+        d, grid, solids, events = self._derived, self.grid, st.solids, st.events
+        rest = d.fall_gravity * d.dt
+        for b in bullets:
+            if b.squished:
+                continue
+            was_grounded = b.on_ground
+            dy = self._fall(b, d)
+            dx = b.vx * d.dt
+            targets = self._targets(b, dx, dy) if b.touches else ()
+            _bullets.fly(grid, solids, targets, b, dx, dy, rest)
+            b._clear = (b.x, b.y, b.w, b.h)
+            if b.contacts or (b.on_ground and not was_grounded):
+                self._note(b, was_grounded, events)
+
+    def _targets(self, b: Actor, dx: float, dy: float) -> list:
+        """The non-solid actors bullet ``b`` may touch this step: in its ``touches`` groups, near its path
+        and not already touching it, as ``(actor, dx, dy, x0, y0)`` (their motion this step)."""
+        x, y, w, h, mask = b.x, b.y, b.w, b.h, b.touches
+        reach = 2.0 * self.grid.tile_size  # px: how far a target may have moved this step and still be found
+        found = []
+        for o in self._near_actors(min(x, x + dx) - reach, min(y, y + dy) - reach, w + abs(dx) + 2.0 * reach,
+                                   h + abs(dy) + 2.0 * reach):
+            if o is b or o.solid or not mask & o.group:
+                continue
+            ox, oy = o.prev_x, o.prev_y
+            if x <= ox + o.w and ox <= x + w and y <= oy + o.h and oy <= y + h:
+                continue  # touching already: the game had its hit
+            found.append((o, o.x - ox, o.y - oy, ox, oy))
+        return found
 
     def _check_inputs(self, inputs) -> bool:
         """Validate ``step``'s argument; returns True for a per-character dict."""
@@ -208,7 +304,7 @@ class World:
                                 f"got {type(buttons).__name__} {buttons!r}")
         return True
 
-    def _unstick(self, a: Actor, squished: list) -> None:
+    def _unstick(self, a: Actor, st) -> None:
         """An actor the engine did not leave where it is: check its numbers, then move it out of solid
         geometry to the nearest free spot within ``_unstick_reach``, or report it squished (pinned)."""
         for name in ("x", "y", "w", "h"):
@@ -217,26 +313,18 @@ class World:
                 what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
                 raise ValueError(f"{a!r}: {name} must be {what}, got {v!r}; set it (or use actor.teleport(x, y))")
         x, y = a.x, a.y
-        if _motion.depenetrate(self.grid, self.platforms, a, self._unstick_reach(a)):
+        if _motion.depenetrate(self.grid, _solids.others(st.solids, a), a, self._unstick_reach(a)):
             if (a.x, a.y) != (x, y):
                 a.prev_x, a.prev_y = a.x, a.y  # a correction, not motion: no interpolation smear
                 a.on_ground, a.ground = False, None
             a._clear = (a.x, a.y, a.w, a.h)
         else:
-            self._squish(a, squished)
+            _solids.squish(st, a)
 
     def _unstick_reach(self, actor: Actor) -> float:
         """px: how far a step may move an actor found inside solid geometry to a free spot: the larger of
         one tile and half the actor's larger side."""
         return max(float(self.grid.tile_size), 0.5 * max(actor.w, actor.h))
-
-    @staticmethod
-    def _squish(a: Actor, squished: list) -> None:
-        if not a.squished:
-            a.squished = True
-            squished.append(a)
-        a.vx = a.vy = 0.0
-        a._clear = None
 
     def settle(self, actor: Actor, reach: float | None = None) -> bool:
         """Stand ``actor`` on the ground near where it is (spawns, respawns): move it out of solid geometry
@@ -246,7 +334,7 @@ class World:
         """
         if not isinstance(actor, Actor) or actor not in self._members:
             raise ValueError(f"settle: {actor!r} is not an actor in this world; call world.add(actor) first")
-        grid, platforms = self.grid, self.platforms
+        grid, platforms = self.grid, _solids.others(self._roles()[0], actor)
         reach = 2.0 * grid.tile_size if reach is None else _check.size("settle", "reach", reach, zero=True)
         if not _motion.depenetrate(grid, platforms, actor, reach):
             return False
@@ -319,89 +407,25 @@ class World:
         """The actors overlapping ``trigger`` after the last step, in the order added."""
         return [a for a in self.actors if (trigger, a) in self._inside]
 
-    def _move_plain(self, a: Actor, d) -> None:
-        """A plain actor: gravity, then the Y and X passes and the ground snap, with no controller."""
-        grid, platforms = self.grid, self.platforms
+    def _fall(self, a: Actor, d) -> float:
+        """Gravity on a plain actor over one step: updates ``vy``, returns the step's dy (exact for constant
+        gravity)."""
         vy = a.vy
         if a.gravity:
             g = d.gravity if vy < 0.0 else d.fall_gravity
             vy_new = min(vy + g * d.dt, self.feel.fall.max_speed)
         else:
             vy_new = vy
-        dy = (vy + vy_new) * 0.5 * d.dt
         a.vy = vy_new
+        return (vy + vy_new) * 0.5 * d.dt
+
+    def _move_plain(self, a: Actor, d, solids) -> None:
+        """A plain actor: gravity, then the Y and X passes and the ground snap, with no controller."""
+        grid = self.grid
+        dy = self._fall(a, d)
         was_grounded = a.on_ground
-        _hit, x_before = _motion.move(grid, platforms, a, a.vx * d.dt, dy, False)
-        _motion.land(grid, platforms, a, was_grounded, a.x - x_before)
-
-    # -- platforms -------------------------------------------------------------------------------------
-    def _move_platform(self, p: Platform, dt: float, squished: list) -> None:
-        """Move a platform along the stretch of its path covered this step, corner to corner, in pieces of
-        at most ``_PUSH_STEP`` px (X then Y each), so what it carries and pushes follows the path."""
-        x0, y0 = p.x, p.y
-        route = p._travel(dt)
-        if not route:
-            p.vx = p.vy = 0.0
-            return
-        nx, ny = route[-1]
-        p.vx, p.vy = (nx - x0) / dt, (ny - y0) / dt
-        shift = self._shift_platform
-        px, py = x0, y0
-        for tx, ty in route:
-            span = max(abs(tx - px), abs(ty - py))
-            pieces = math.ceil(span / self._PUSH_STEP) if span > self._PUSH_STEP else 1
-            for k in range(1, pieces + 1):
-                sx = tx if k == pieces else px + (tx - px) * k / pieces
-                sy = ty if k == pieces else py + (ty - py) * k / pieces
-                if sx != p.x:
-                    shift(p, sx, p.y, squished)
-                if sy != p.y:
-                    shift(p, p.x, sy, squished)
-            px, py = tx, ty
-
-    def _shift_platform(self, p: Platform, nx: float, ny: float, squished: list) -> None:
-        """Move a platform along one axis. Riders (standing on its top now) are carried and actors in the
-        way pushed, each by the ordinary collision-aware passes; one still inside a solid platform after
-        that is squished. One-way platforms carry and lift, never push or squish."""
-        grid, platforms = self.grid, self.platforms
-        dx, dy = nx - p.x, ny - p.y
-        top, left, right = p.y, p.x, p.x + p.w
-        p.x, p.y = nx, ny
-        for a in self.actors:
-            if a.squished:
-                continue
-            feet = a.y + a.h
-            if a.vy >= 0.0 and -1e-6 <= feet - top <= 1e-6 and left < a.x + a.w and a.x < right \
-                    and a.drop_platform is not p and (not a.on_ground or a.ground is None or a.ground.platform is p):
-                # a rider: carried the same way, stopped by whatever stops any move
-                if dx:
-                    _motion.move_x(grid, platforms, a, a.x + dx, False, p)
-                else:
-                    _motion.move_y(grid, platforms, a, place_before(ny, a.h), False, p)
-                if p.one_way:
-                    continue
-            elif p.one_way:
-                if dy < 0.0 and top + _motion.EPS >= feet > ny and nx < a.x + a.w and a.x < nx + p.w \
-                        and a.drop_platform is not p:
-                    # a rising one-way top reaching feet that were on or above it: lifts the actor
-                    if _motion.move_y(grid, platforms, a, place_before(ny, a.h), False, p) is None:
-                        a.vy = min(a.vy, 0.0)
-                        a.on_ground, a.ground = True, Ground("platform", p, True)
-                continue
-            elif not overlaps(a.x, a.y, a.w, a.h, nx, ny, p.w, p.h):
-                continue
-            elif dx > 0.0:
-                _motion.move_x(grid, platforms, a, nx + p.w, a.on_ground, p)
-            elif dx < 0.0:
-                _motion.move_x(grid, platforms, a, place_before(nx, a.w), a.on_ground, p)
-            elif dy > 0.0:
-                _motion.move_y(grid, platforms, a, ny + p.h, False, p)  # one-way floors hold: squish
-                a.vy = max(a.vy, 0.0)
-            elif _motion.move_y(grid, platforms, a, place_before(ny, a.h), False, p) is None:
-                a.vy = min(a.vy, 0.0)
-                a.on_ground, a.ground = True, Ground("platform", p, False)
-            if overlaps(a.x, a.y, a.w, a.h, nx, ny, p.w, p.h):
-                self._squish(a, squished)
+        _hit, x_before = _motion.move(grid, solids, a, a.vx * d.dt, dy, False, None, d.fall_gravity * d.dt)
+        _motion.land(grid, solids, a, was_grounded, a.x - x_before)
 
     # -- state -----------------------------------------------------------------------------------------
     def state_hash(self) -> str:
@@ -413,6 +437,9 @@ class World:
         h.update(repr(self.feel).encode())
         h.update(pack("<q", self.steps))
         index = {p: i for i, p in enumerate(self.platforms)}
+        for i, a in enumerate(self.actors):
+            if a.solid:
+                index[a] = len(self.platforms) + i  # a crate stood on
 
         def which(p) -> int:
             return -1 if p is None else index.get(p, -2)
@@ -421,6 +448,7 @@ class World:
             g = a.ground
             h.update(type(a).__name__.encode())
             h.update(pack("<6d3?", a.x, a.y, a.w, a.h, a.vx, a.vy, a.on_ground, a.gravity, a.snap))
+            h.update(pack("<2?d2Q", a.solid, a.bullet, a.bounce, a.group, a.touches))
             h.update(pack("<2q", which(a.drop_platform), -3 if g is None else which(g.platform)))
             if g is not None:
                 h.update(pack("<?", g.one_way))
