@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from . import _check, _motion, _snapshot
+from ._spatial import SpatialHash
 from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
 from .controller import control
 from .feel import FeelConfig
@@ -50,12 +51,14 @@ class World:
 
     _PUSH_STEP = 4.0  # px: a platform moving further in one step moves in pieces, so it cannot jump
     #                   over an actor it should push
-    _CELL = 64  # px, side of a broadphase cell for triggers
 
-    def __init__(self, grid: TileGrid, feel: FeelConfig | None = None):
+    def __init__(self, grid: TileGrid, feel: FeelConfig | None = None, *, cell: float = 64.0):
         if not isinstance(grid, TileGrid):
             raise TypeError("World needs a TileGrid; build one with TileGrid(kinds) or TileGrid.from_ascii(text)")
         self.grid = grid
+        # The broadphase over every actor, platform and trigger (``_spatial.py``), current after every
+        # phase of a step that moves bodies and after add / remove / teleport.
+        self._hash = SpatialHash(_check.size("World", "cell", cell))
         self.feel = self._valid_feel(feel)
         self._derived = self.feel.derived
         self.actors: list[Actor] = []
@@ -65,9 +68,8 @@ class World:
         self._rope_set = _RopeSet()
         self.ropes: list[Rope] = self._rope_set.ropes
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
-        self._sensor_cells: dict[tuple[int, int], list[Trigger]] = {}  # broadphase: cell -> triggers
-        self._sensor_order: dict[Trigger, int] = {}
-        self._sensor_moves = -1  # Trigger.moves when the index was built
+        self._sensor_order: dict[Trigger, int] | None = None  # trigger -> index, rebuilt when triggers change
+        self._trigger_moves = Trigger.moves  # Trigger.moves when the hash last saw the triggers' boxes
         self.steps = 0
 
     @staticmethod
@@ -86,20 +88,25 @@ class World:
             return self._rope_set.add(obj, self.grid)
         if isinstance(obj, Actor):
             bucket = self.actors
-            obj._clear = None  # checked for solid geometry at its first step
         elif isinstance(obj, Platform):
             bucket = self.platforms
-            obj._seen = None  # a new platform may sit on actors: they are checked next step
         elif isinstance(obj, Trigger):
             bucket = self.triggers
-            self._sensor_moves = -1
         else:
             raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform, "
                             f"Rope or Trigger")
         if obj in self._members:
             raise ValueError(f"{obj!r} is already in this world")
+        if bucket is self.actors:
+            obj._clear = None  # checked for solid geometry at its first step
+            obj._world = self  # (so teleport re-indexes it at once)
+        elif bucket is self.platforms:
+            obj._seen = None  # a new platform may sit on actors: they are checked next step
+        else:
+            self._sensor_order = None
         bucket.append(obj)
         self._members.add(obj)
+        self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
         return obj
 
     def remove(self, obj) -> None:
@@ -109,6 +116,7 @@ class World:
         if obj not in self._members:
             raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
         self._members.discard(obj)
+        self._hash.remove(obj)
         for bucket in (self.actors, self.platforms, self.triggers):
             for i, o in enumerate(bucket):
                 if o is obj:
@@ -116,8 +124,10 @@ class World:
                     break
         if isinstance(obj, Trigger):
             self._inside = {pair for pair in self._inside if pair[0] is not obj}
-            self._sensor_moves = -1
+            self._sensor_order = None
         elif isinstance(obj, Actor):
+            if obj._world is self:
+                obj._world = None
             self._inside = {pair for pair in self._inside if pair[1] is not obj}
             if obj.ground is not None and obj.ground.platform is not None:
                 obj.ground = None
@@ -145,22 +155,30 @@ class World:
         (characters left out hold nothing); None holds nothing."""
         by_actor = inputs is not None and inputs.__class__ is not Buttons and self._check_inputs(inputs)
         self.steps += 1
-        grid, platforms, d = self.grid, self.platforms, self._derived
+        grid, platforms, d, space = self.grid, self.platforms, self._derived, self._hash
         squished: list[Actor] = []
         stale = False
         for p in platforms:
             p.prev_x, p.prev_y = p.x, p.y
             if p._seen != (p.x, p.y, p.w, p.h, p.one_way):
                 stale = True  # added, moved or resized by hand: actors under it are checked
+                space.move(p, p.x, p.y, p.w, p.h)
         for a in self.actors:
             a.prev_x, a.prev_y = a.x, a.y
             a.squished = False
             if stale or a._clear != (a.x, a.y, a.w, a.h):
                 self._unstick(a, squished)
+                space.move(a, a.x, a.y, a.w, a.h)
 
-        for p in platforms:
-            self._move_platform(p, d.dt, squished)
-            p._seen = (p.x, p.y, p.w, p.h, p.one_way)
+        if platforms:
+            for p in platforms:
+                self._move_platform(p, d.dt, squished)
+                p._seen = (p.x, p.y, p.w, p.h, p.one_way)
+                if p.x != p.prev_x or p.y != p.prev_y:
+                    space.move(p, p.x, p.y, p.w, p.h)
+            for a in self.actors:
+                if a.x != a.prev_x or a.y != a.prev_y:  # carried or pushed
+                    space.move(a, a.x, a.y, a.w, a.h)
 
         jumped, landed, dropped = [], [], []
         for a in self.actors:
@@ -184,6 +202,7 @@ class World:
             else:
                 self._move_plain(a, d)
             a._clear = (a.x, a.y, a.w, a.h)
+            space.move(a, a.x, a.y, a.w, a.h)
 
         if self.ropes:
             self._rope_set.step(grid, self.actors, d)
@@ -254,11 +273,13 @@ class World:
         sup = _motion.find_support(grid, platforms, None, actor.x, actor.w, feet, feet + reach, False)
         actor.prev_x, actor.prev_y = actor.x, actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
+        self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         if sup is None:
             return False
         actor.y = place_before(sup[0], actor.h)
         actor.prev_y = actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
+        self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         actor.vy = 0.0
         actor.on_ground, actor.ground = True, sup[1]
         if isinstance(actor, Character):
@@ -266,45 +287,32 @@ class World:
         return True
 
     # -- triggers --------------------------------------------------------------------------------------
-    def _index_sensors(self) -> None:
-        cell = self._CELL
-        cells: dict[tuple[int, int], list[Trigger]] = {}
-        for t in self.triggers:
-            for key in self._cells_of(t.x, t.y, t.w, t.h, cell):
-                cells.setdefault(key, []).append(t)
-        self._sensor_cells = cells
-        self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
-        self._sensor_moves = Trigger.moves
-
-    @staticmethod
-    def _cells_of(x: float, y: float, w: float, h: float, cell: int):
-        x0, y0 = int(x // cell), int(y // cell)
-        x1, y1 = int((x + w) // cell), int((y + h) // cell)
-        return [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)]
+    def _sync_triggers(self) -> None:
+        """Re-index the triggers when any trigger's box was changed (``Trigger.moves``)."""
+        if self._trigger_moves != Trigger.moves:
+            space = self._hash
+            for t in self.triggers:
+                space.move(t, *t._box)
+            self._trigger_moves = Trigger.moves
 
     def _sense(self) -> list[TriggerEvent]:
         """Enter / stay / exit for every (trigger, actor) pair, ordered by trigger then actor."""
-        if self._sensor_moves != Trigger.moves:
-            self._index_sensors()
-        cells, cell, triggers = self._sensor_cells, self._CELL, self.triggers
+        if self._trigger_moves != Trigger.moves:
+            self._sync_triggers()
+        near = self._hash.near
         now: set[tuple[Trigger, Actor]] = set()
         for a in self.actors:
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            span = (int((ax + aw) // cell) - int(ax // cell) + 1) * (int((ay + ah) // cell) - int(ay // cell) + 1)
-            if span > len(triggers):  # a big actor: testing every trigger is cheaper than its cells
-                near = triggers
-            elif span == 1:
-                near = cells.get((int(ax // cell), int(ay // cell)), ())
-            else:
-                near = [t for key in self._cells_of(ax, ay, aw, ah, cell) for t in cells.get(key, ())]
-            for t in near:
-                if overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
+            for t in near(ax, ay, aw, ah):
+                if isinstance(t, Trigger) and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
                     now.add((t, a))
         before = self._inside
         self._inside = now
         if not now and not before:
             return []
         order = self._sensor_order
+        if order is None:
+            order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
         actor_order = {a: i for i, a in enumerate(self.actors)}
         pairs = sorted(now | before, key=lambda p: (order[p[0]], actor_order.get(p[1], -1)))
         events = []
@@ -452,15 +460,17 @@ class World:
         for p in self.platforms:
             memo[id(p.data)] = p.data
         if not triggers:
-            saved = (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
-                     self._members)
-            self.triggers, self._inside, self._sensor_cells, self._sensor_order = [], set(), {}, {}
+            saved = (self.triggers, self._inside, self._sensor_order, self._members, self._hash)
+            self.triggers, self._inside, self._sensor_order = [], set(), None
             self._members = {m for m in self._members if not isinstance(m, Trigger)}
+            self._hash = SpatialHash(self._hash.cell)
+            for obj in saved[4].objects():
+                if not isinstance(obj, Trigger):
+                    self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
             try:
                 return copy.deepcopy(self, memo)
             finally:
-                (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
-                 self._members) = saved
+                self.triggers, self._inside, self._sensor_order, self._members, self._hash = saved
         return copy.deepcopy(self, memo)
 
     # -- snapshots (engine/_snapshot.py) ----------------------------------------------------------------
