@@ -37,7 +37,7 @@ STATE: dict[type, Slots] = {
                          "squished", "gravity", "snap", "drop_platform", "_clear", "solid", "bullet", "bounce",
                          "group", "touches"),
                  lists=("contacts",),
-                 kept=("name",)),
+                 kept=("name", "_world")),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
                              "coyote_left", "buffer_left")),
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
@@ -52,7 +52,7 @@ STATE: dict[type, Slots] = {
 # The World's own attributes: membership and overlaps are state; the rest is configuration (kept by a
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes"),
-                    kept=("_rope_set", "grid", "feel", "_derived", "_sensor_cells", "_sensor_order", "_sensor_moves"))
+                    kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves"))
 
 
 class _Layout(NamedTuple):
@@ -111,9 +111,10 @@ class Snapshot:
     """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
 
     __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra",
-                 "ropes")
+                 "ropes", "order")
 
-    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=()):
+    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=(),
+                 order=()):
         self.world = world
         self.steps = steps
         self.actors, self.platforms, self.triggers = actors, platforms, triggers
@@ -122,6 +123,7 @@ class Snapshot:
         self.boxes = boxes  # each trigger's box, in ``triggers`` order
         self.extra = extra  # ((obj, values), ...) for bodies held outside the world
         self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt), ...) in the world's rope order
+        self.order = order  # the bodies in the world's spatial hash, in its order (queries return that order)
 
 
 def take(world, extra=()) -> Snapshot:
@@ -134,7 +136,7 @@ def take(world, extra=()) -> Snapshot:
     ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt)
                   for r in world.ropes)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
-                    held, ropes)
+                    held, ropes, tuple(world._hash.objects()))
 
 
 def put(world, snap: Snapshot) -> None:
@@ -144,7 +146,12 @@ def put(world, snap: Snapshot) -> None:
     world.steps = snap.steps
     if snap.triggers != tuple(world.triggers):
         world.triggers[:] = snap.triggers
-        world._sensor_moves = -1  # membership changed: rebuild the broadphase index
+        world._sensor_order = None  # membership changed: renumber the triggers
+    for a in world.actors:
+        if a._world is world:
+            a._world = None  # (set again below for the actors the snapshot holds)
+    for a in snap.actors:
+        a._world = world
     world.actors[:] = snap.actors
     world.platforms[:] = snap.platforms
     world._inside = set(snap.inside)
@@ -159,8 +166,22 @@ def put(world, snap: Snapshot) -> None:
             t._box = box
             moved = True
     if moved:
-        Trigger.moves += 1  # every world holding these triggers rebuilds its index
+        Trigger.moves += 1  # every world holding these triggers re-indexes them
+    _put_hash(world._hash, snap.order)
+    world._trigger_moves = Trigger.moves
     _put_ropes(world._rope_set, snap.ropes)
+
+
+def _put_hash(space, order) -> None:
+    """The spatial hash (derived state) brought up to date: each body moved to its restored box, or, when
+    membership or order changed, rebuilt in the snapshot's order."""
+    if tuple(space.objects()) == order:
+        for obj in order:
+            space.move(obj, obj.x, obj.y, obj.w, obj.h)
+        return
+    space.clear()
+    for obj in order:
+        space.insert(obj, obj.x, obj.y, obj.w, obj.h)
 
 
 def _put_ropes(rope_set, saved) -> None:

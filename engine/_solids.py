@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from . import _motion
-from .bodies import ActorEvent, Ground
+from .bodies import Actor, ActorEvent, Ground
 from .geometry import overlaps, place_before
 
 PUSH_STEP = 4.0  # px: the largest piece a mover advances by
@@ -23,20 +23,37 @@ _DEPTH = 8  # solids carried by solids: at most this deep
 class Step:
     """What one world step collects as it goes, handed to the movers."""
 
-    __slots__ = ("events", "grid", "near", "pushes", "solids", "squished")
+    __slots__ = ("crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished")
 
-    def __init__(self, grid, solids, near):
+    def __init__(self, grid, platforms, solids, space):
         self.grid = grid
+        self.platforms = platforms
         self.solids = solids  # platforms, then solid actors: what blocks a move
-        self.near = near  # (x, y, w, h) -> the actors that may be there (a broadphase)
+        self.crates = solids is not platforms  # are there solid actors?
+        self.space = space  # the world's SpatialHash: kept current for every body moved here
         self.squished: list = []  # actors, in the order they were squished
         self.events: list = []  # ActorEvent, in the order they happened
         self.pushes: set = set()  # (actor, pusher) pairs already reported this step
 
+    def near(self, x: float, y: float, w: float, h: float) -> list:
+        """The actors whose cells meet the box (a broadphase: test the exact overlap), as added."""
+        return [o for o in self.space.query(x, y, w, h) if isinstance(o, Actor)]
 
-def others(solids, a):
-    """What blocks actor ``a``: the solids, less itself."""
-    return [s for s in solids if s is not a] if a.solid else solids
+    def blockers(self, a, x: float, y: float, w: float, h: float):
+        """What blocks a move of actor ``a`` within the box: every platform, and the solid actors near
+        (less ``a`` itself). Without solid actors, just the platforms."""
+        if not self.crates:
+            return self.platforms
+        near = [o for o in self.space.query(x, y, w, h) if o is not a and isinstance(o, Actor) and o.solid]
+        return self.platforms + near if near else self.platforms
+
+    def around(self, a, dt: float):
+        """``blockers`` for an actor's own step: a box wide enough for anything one step can do (its
+        velocity, a jump's take-off, a ground snap or step up, a corner nudge: 4 tiles and its size)."""
+        if not self.crates:
+            return self.platforms
+        pad = (abs(a.vx) + abs(a.vy)) * dt + 4.0 * self.grid.tile_size + a.w + a.h
+        return self.blockers(a, a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
 
 
 def squish(st: Step, a, other=None) -> None:
@@ -96,6 +113,7 @@ def shift(st: Step, p, nx: float, ny: float, depth: int = 0) -> None:
     x, y, w, h = p.x, p.y, p.w, p.h
     top, left, right = y, x, x + w
     p.x, p.y = nx, ny
+    st.space.move(p, nx, ny, w, h)
     one_way = p.one_way
     for a in st.near(min(x, nx), min(y, ny) - _motion.EPS, w + abs(dx), h + abs(dy) + 2 * _motion.EPS):
         if a is p or a.squished:
@@ -146,14 +164,18 @@ def _pushed(st: Step, a, p, dx: float, dy: float) -> None:
 def _push(st: Step, a, across: bool, target: float, can_step: bool, by, depth: int):
     """Move actor ``a`` (carried or pushed by ``by``) toward ``target`` on one axis with the ordinary pass;
     a solid actor then carries its own riders and pushes what is in its way. Returns the pass's Contact."""
-    grid, solids = st.grid, others(st.solids, a)
     x0, y0 = a.x, a.y
+    reach = abs(target - (x0 if across else y0)) + st.grid.tile_size
+    solids = st.blockers(a, x0 - reach, y0 - reach, a.w + 2.0 * reach, a.h + 2.0 * reach)
     if across:
-        hit = _motion.move_x(grid, solids, a, target, can_step, by)
+        hit = _motion.move_x(st.grid, solids, a, target, can_step, by)
     else:
-        hit = _motion.move_y(grid, solids, a, target, False, by)
-    if a.solid and depth < _DEPTH and (a.x != x0 or a.y != y0):
-        x1, y1 = a.x, a.y
-        a.x, a.y = x0, y0
-        travel(st, a, [(x1, y0), (x1, y1)], depth + 1)
+        hit = _motion.move_y(st.grid, solids, a, target, False, by)
+    if a.x != x0 or a.y != y0:
+        if a.solid and depth < _DEPTH:
+            x1, y1 = a.x, a.y
+            a.x, a.y = x0, y0
+            travel(st, a, [(x1, y0), (x1, y1)], depth + 1)
+        else:
+            st.space.move(a, a.x, a.y, a.w, a.h)
     return hit

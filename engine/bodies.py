@@ -106,6 +106,7 @@ class Actor:
 
     __slots__ = (
         "_clear",
+        "_world",
         "bounce",
         "bullet",
         "contacts",
@@ -156,6 +157,7 @@ class Actor:
         self.drop_platform = None  # the one-way Platform a Character is dropping through, until below its top
         self.name = _check.text(owner, "name", name)
         self._clear = None  # (x, y, w, h) the engine last saw free of solids; anything else is checked
+        self._world = None  # the World that last added it (teleport re-indexes it there at once)
 
     @property
     def rect(self) -> Rect:
@@ -207,6 +209,9 @@ class Actor:
         self.ground = None
         self.squished = False
         self.drop_platform = None
+        world = self._world
+        if world is not None:
+            world._hash.move(self, self.x, self.y, self.w, self.h)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name or ''} x={self.x:.3f} y={self.y:.3f} w={self.w:g} h={self.h:g})"

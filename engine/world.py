@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from . import _bullets, _check, _motion, _snapshot, _solids, _touches
+from ._spatial import SpatialHash
 from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Trigger, TriggerEvent
 from .controller import control
 from .feel import FeelConfig
@@ -55,12 +56,14 @@ class StepResult(NamedTuple):
 class World:
     """Everything that moves, on one tile grid, stepped at the feel's fixed rate."""
 
-    _CELL = 64  # px, side of a broadphase cell for triggers
 
-    def __init__(self, grid: TileGrid, feel: FeelConfig | None = None):
+    def __init__(self, grid: TileGrid, feel: FeelConfig | None = None, *, cell: float = 64.0):
         if not isinstance(grid, TileGrid):
             raise TypeError("World needs a TileGrid; build one with TileGrid(kinds) or TileGrid.from_ascii(text)")
         self.grid = grid
+        # The broadphase over every actor, platform and trigger (``_spatial.py``), current after every
+        # phase of a step that moves bodies and after add / remove / teleport.
+        self._hash = SpatialHash(_check.size("World", "cell", cell))
         self.feel = self._valid_feel(feel)
         self._derived = self.feel.derived
         self.actors: list[Actor] = []
@@ -70,9 +73,8 @@ class World:
         self._rope_set = _RopeSet()
         self.ropes: list[Rope] = self._rope_set.ropes
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
-        self._sensor_cells: dict[tuple[int, int], list[Trigger]] = {}  # broadphase: cell -> triggers
-        self._sensor_order: dict[Trigger, int] = {}
-        self._sensor_moves = -1  # Trigger.moves when the index was built
+        self._sensor_order: dict[Trigger, int] | None = None  # trigger -> index, rebuilt when triggers change
+        self._trigger_moves = Trigger.moves  # Trigger.moves when the hash last saw the triggers' boxes
         self.steps = 0
 
     @staticmethod
@@ -91,20 +93,25 @@ class World:
             return self._rope_set.add(obj, self.grid)
         if isinstance(obj, Actor):
             bucket = self.actors
-            obj._clear = None  # checked for solid geometry at its first step
         elif isinstance(obj, Platform):
             bucket = self.platforms
-            obj._seen = None  # a new platform may sit on actors: they are checked next step
         elif isinstance(obj, Trigger):
             bucket = self.triggers
-            self._sensor_moves = -1
         else:
             raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform, "
                             f"Rope or Trigger")
         if obj in self._members:
             raise ValueError(f"{obj!r} is already in this world")
+        if bucket is self.actors:
+            obj._clear = None  # checked for solid geometry at its first step
+            obj._world = self  # (so teleport re-indexes it at once)
+        elif bucket is self.platforms:
+            obj._seen = None  # a new platform may sit on actors: they are checked next step
+        else:
+            self._sensor_order = None
         bucket.append(obj)
         self._members.add(obj)
+        self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
         return obj
 
     def remove(self, obj) -> None:
@@ -114,6 +121,7 @@ class World:
         if obj not in self._members:
             raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
         self._members.discard(obj)
+        self._hash.remove(obj)
         for bucket in (self.actors, self.platforms, self.triggers):
             for i, o in enumerate(bucket):
                 if o is obj:
@@ -121,8 +129,10 @@ class World:
                     break
         if isinstance(obj, Trigger):
             self._inside = {pair for pair in self._inside if pair[0] is not obj}
-            self._sensor_moves = -1
+            self._sensor_order = None
         elif isinstance(obj, Actor):
+            if obj._world is self:
+                obj._world = None
             self._inside = {pair for pair in self._inside if pair[1] is not obj}
             if obj.ground is not None and obj.ground.platform is not None:
                 obj.ground = None
@@ -150,12 +160,13 @@ class World:
         (characters left out hold nothing); None holds nothing."""
         by_actor = inputs is not None and inputs.__class__ is not Buttons and self._check_inputs(inputs)
         self.steps += 1
-        grid, platforms, d, actors = self.grid, self.platforms, self._derived, self.actors
+        grid, platforms, d, actors, space = self.grid, self.platforms, self._derived, self.actors, self._hash
         stale = False
         for p in platforms:
             p.prev_x, p.prev_y = p.x, p.y
             if p._seen != (p.x, p.y, p.w, p.h, p.one_way):
                 stale = True  # added, moved or resized by hand: actors under it are checked
+                space.move(p, p.x, p.y, p.w, p.h)
         special = False
         for a in actors:
             a.prev_x, a.prev_y = a.x, a.y
@@ -166,12 +177,13 @@ class World:
         if special:
             solids, bullets, moved = self._roles()
             stale = stale or moved
-        st = _solids.Step(grid, solids, self._near_actors)
+        st = _solids.Step(grid, platforms, solids, space)
         for a in actors:
             if stale or a._clear != (a.x, a.y, a.w, a.h):
                 self._unstick(a, st)
+                space.move(a, a.x, a.y, a.w, a.h)
 
-        for p in platforms:
+        for p in platforms:  # (the hash follows every body they move: _solids.py)
             _solids.move_platform(st, p, d.dt)
             p._seen = (p.x, p.y, p.w, p.h, p.one_way)
 
@@ -186,7 +198,7 @@ class World:
             if a.bullet:
                 continue  # moved after everything else (4.)
             was_grounded = a.on_ground
-            own = _solids.others(solids, a) if a.solid else solids
+            own = st.around(a, d.dt) if st.crates else platforms
             x0, y0 = a.x, a.y
             if isinstance(a, Character):
                 if by_actor:
@@ -205,6 +217,7 @@ class World:
             if a.solid:
                 _solids.follow(st, a, x0, y0)
             a._clear = (a.x, a.y, a.w, a.h)
+            space.move(a, a.x, a.y, a.w, a.h)
             if a.contacts or (a.on_ground and not was_grounded):
                 self._note(a, was_grounded, events)
 
@@ -212,7 +225,7 @@ class World:
             self._fly(bullets, st)
         if self.ropes:
             self._rope_set.step(grid, actors, d)
-        touches = _touches.find(actors, self._near_actors)
+        touches = _touches.find(actors, st.near)
         sensed = self._sense() if self.triggers else []
         return StepResult(self.steps, sensed, st.squished, jumped, landed, dropped, events, touches)
 
@@ -233,10 +246,6 @@ class World:
                 bullets.append(a)
         return solids, bullets, moved
 
-    def _near_actors(self, x: float, y: float, w: float, h: float):
-        """The actors that may meet the box (a broadphase: callers test the exact overlap), as added."""
-        return self.actors
-
     def _note(self, a: Actor, was_grounded: bool, events: list) -> None:
         """The events of an actor's own move: walls and ceilings it ran into, and a landing."""
         landed = a.on_ground and not was_grounded
@@ -256,7 +265,7 @@ class World:
 
     def _fly(self, bullets, st) -> None:
         """Move every bullet, swept (``_bullets.py``)."""
-        d, grid, solids, events = self._derived, self.grid, st.solids, st.events
+        d, grid, events = self._derived, self.grid, st.events
         rest = d.fall_gravity * d.dt
         for b in bullets:
             if b.squished:
@@ -264,20 +273,23 @@ class World:
             was_grounded = b.on_ground
             dy = self._fall(b, d)
             dx = b.vx * d.dt
-            targets = self._targets(b, dx, dy) if b.touches else ()
+            x, y = min(b.x, b.x + dx), min(b.y, b.y + dy)
+            solids = st.blockers(b, x - 1.0, y - 1.0, b.w + abs(dx) + 2.0, b.h + abs(dy) + 2.0)
+            targets = self._targets(st, b, dx, dy) if b.touches else ()
             _bullets.fly(grid, solids, targets, b, dx, dy, rest)
             b._clear = (b.x, b.y, b.w, b.h)
+            st.space.move(b, b.x, b.y, b.w, b.h)
             if b.contacts or (b.on_ground and not was_grounded):
                 self._note(b, was_grounded, events)
 
-    def _targets(self, b: Actor, dx: float, dy: float) -> list:
+    def _targets(self, st, b: Actor, dx: float, dy: float) -> list:
         """The non-solid actors bullet ``b`` may touch this step: in its ``touches`` groups, near its path
         and not already touching it, as ``(actor, dx, dy, x0, y0)`` (their motion this step)."""
         x, y, w, h, mask = b.x, b.y, b.w, b.h, b.touches
         reach = 2.0 * self.grid.tile_size  # px: how far a target may have moved this step and still be found
         found = []
-        for o in self._near_actors(min(x, x + dx) - reach, min(y, y + dy) - reach, w + abs(dx) + 2.0 * reach,
-                                   h + abs(dy) + 2.0 * reach):
+        for o in st.near(min(x, x + dx) - reach, min(y, y + dy) - reach, w + abs(dx) + 2.0 * reach,
+                         h + abs(dy) + 2.0 * reach):
             if o is b or o.solid or not mask & o.group:
                 continue
             ox, oy = o.prev_x, o.prev_y
@@ -313,7 +325,10 @@ class World:
                 what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
                 raise ValueError(f"{a!r}: {name} must be {what}, got {v!r}; set it (or use actor.teleport(x, y))")
         x, y = a.x, a.y
-        if _motion.depenetrate(self.grid, _solids.others(st.solids, a), a, self._unstick_reach(a)):
+        reach = self._unstick_reach(a)
+        pad = reach + self.grid.tile_size
+        solids = st.blockers(a, a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
+        if _motion.depenetrate(self.grid, solids, a, reach):
             if (a.x, a.y) != (x, y):
                 a.prev_x, a.prev_y = a.x, a.y  # a correction, not motion: no interpolation smear
                 a.on_ground, a.ground = False, None
@@ -334,19 +349,24 @@ class World:
         """
         if not isinstance(actor, Actor) or actor not in self._members:
             raise ValueError(f"settle: {actor!r} is not an actor in this world; call world.add(actor) first")
-        grid, platforms = self.grid, _solids.others(self._roles()[0], actor)
+        grid = self.grid
         reach = 2.0 * grid.tile_size if reach is None else _check.size("settle", "reach", reach, zero=True)
+        st = _solids.Step(grid, self.platforms, self._roles()[0], self._hash)
+        pad = reach + actor.w + actor.h + grid.tile_size
+        platforms = st.blockers(actor, actor.x - pad, actor.y - pad, actor.w + 2.0 * pad, actor.h + 2.0 * pad)
         if not _motion.depenetrate(grid, platforms, actor, reach):
             return False
         feet = actor.y + actor.h
         sup = _motion.find_support(grid, platforms, None, actor.x, actor.w, feet, feet + reach, False)
         actor.prev_x, actor.prev_y = actor.x, actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
+        self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         if sup is None:
             return False
         actor.y = place_before(sup[0], actor.h)
         actor.prev_y = actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
+        self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         actor.vy = 0.0
         actor.on_ground, actor.ground = True, sup[1]
         if isinstance(actor, Character):
@@ -354,45 +374,32 @@ class World:
         return True
 
     # -- triggers --------------------------------------------------------------------------------------
-    def _index_sensors(self) -> None:
-        cell = self._CELL
-        cells: dict[tuple[int, int], list[Trigger]] = {}
-        for t in self.triggers:
-            for key in self._cells_of(t.x, t.y, t.w, t.h, cell):
-                cells.setdefault(key, []).append(t)
-        self._sensor_cells = cells
-        self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
-        self._sensor_moves = Trigger.moves
-
-    @staticmethod
-    def _cells_of(x: float, y: float, w: float, h: float, cell: int):
-        x0, y0 = int(x // cell), int(y // cell)
-        x1, y1 = int((x + w) // cell), int((y + h) // cell)
-        return [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)]
+    def _sync_triggers(self) -> None:
+        """Re-index the triggers when any trigger's box was changed (``Trigger.moves``)."""
+        if self._trigger_moves != Trigger.moves:
+            space = self._hash
+            for t in self.triggers:
+                space.move(t, *t._box)
+            self._trigger_moves = Trigger.moves
 
     def _sense(self) -> list[TriggerEvent]:
         """Enter / stay / exit for every (trigger, actor) pair, ordered by trigger then actor."""
-        if self._sensor_moves != Trigger.moves:
-            self._index_sensors()
-        cells, cell, triggers = self._sensor_cells, self._CELL, self.triggers
+        if self._trigger_moves != Trigger.moves:
+            self._sync_triggers()
+        near = self._hash.near
         now: set[tuple[Trigger, Actor]] = set()
         for a in self.actors:
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            span = (int((ax + aw) // cell) - int(ax // cell) + 1) * (int((ay + ah) // cell) - int(ay // cell) + 1)
-            if span > len(triggers):  # a big actor: testing every trigger is cheaper than its cells
-                near = triggers
-            elif span == 1:
-                near = cells.get((int(ax // cell), int(ay // cell)), ())
-            else:
-                near = [t for key in self._cells_of(ax, ay, aw, ah, cell) for t in cells.get(key, ())]
-            for t in near:
-                if overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
+            for t in near(ax, ay, aw, ah):
+                if isinstance(t, Trigger) and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
                     now.add((t, a))
         before = self._inside
         self._inside = now
         if not now and not before:
             return []
         order = self._sensor_order
+        if order is None:
+            order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
         actor_order = {a: i for i, a in enumerate(self.actors)}
         pairs = sorted(now | before, key=lambda p: (order[p[0]], actor_order.get(p[1], -1)))
         events = []
@@ -480,15 +487,17 @@ class World:
         for p in self.platforms:
             memo[id(p.data)] = p.data
         if not triggers:
-            saved = (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
-                     self._members)
-            self.triggers, self._inside, self._sensor_cells, self._sensor_order = [], set(), {}, {}
+            saved = (self.triggers, self._inside, self._sensor_order, self._members, self._hash)
+            self.triggers, self._inside, self._sensor_order = [], set(), None
             self._members = {m for m in self._members if not isinstance(m, Trigger)}
+            self._hash = SpatialHash(self._hash.cell)
+            for obj in saved[4].objects():
+                if not isinstance(obj, Trigger):
+                    self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
             try:
                 return copy.deepcopy(self, memo)
             finally:
-                (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
-                 self._members) = saved
+                self.triggers, self._inside, self._sensor_order, self._members, self._hash = saved
         return copy.deepcopy(self, memo)
 
     # -- snapshots (engine/_snapshot.py) ----------------------------------------------------------------
