@@ -67,8 +67,11 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
         # Slope surfaces: the centre column, or a neighbour's edge nearest the centre.
         cx = x + w * 0.5
         cc = _floor(cx / ts)
+        slope_rows = grid._slope_rows
         for r in range(max(0, _floor(lo / ts) - 1), r1 + 1):
             base = r * cols
+            if not slope_rows[r] or SLOPE not in k[base + c0:base + c1 + 1]:
+                continue  # (the usual case: no slope under the box in this row)
             bottom = (r + 1) * ts
             centre_is_slope = 0 <= cc < cols and k[base + cc] == SLOPE
             for c in range(c0, c1 + 1):
@@ -122,12 +125,9 @@ def find_ceiling(grid, platforms, skip, x: float, w: float, head_from: float, he
         if bottom <= head_to:
             break
         base = r * cols
-        for c in range(c0, c1 + 1):
-            kind = k[base + c]
-            if kind == SOLID or kind == SLOPE:
-                found = bottom
-                break
-        if found > -INF:
+        row = k[base + c0:base + c1 + 1]
+        if SOLID in row or SLOPE in row:
+            found = bottom
             break
     top_edge = grid._y_lo
     if head_to < top_edge <= head_from + EPS and top_edge > found:
@@ -204,11 +204,21 @@ def move_y(grid, platforms, a, ty: float, drop: bool, skip=None):
         h = a.h
         sup = find_support(grid, platforms, skip, a.x, a.w, y + h, ty + h, drop)
         if sup is not None:
-            a.y = place_before(sup[0], h)
+            top = sup[0]
+            a.y = place_before(top, h)
             ground = sup[1]
             a.ground = ground
-            tile = None if ground.platform is not None else _support_tile(grid, a, sup[0], ground.kind)
-            return Contact((0, -1), ground.kind, ground.platform, tile, a.vx, a.vy)
+            kind = ground.kind
+            if kind == "solid" or kind == "one_way":  # (inline: a grounded actor does this every step)
+                ts = grid.tile_size
+                r = int(top // ts)
+                cc = _floor((a.x + a.w * 0.5) / ts)
+                tile = (cc, r) if r * ts == top and 0 <= r < grid.rows and 0 <= cc < grid.cols and \
+                    grid._k[r * grid.cols + cc] == (SOLID if kind == "solid" else ONE_WAY) \
+                    else _support_tile(grid, a, top, kind)
+            else:
+                tile = None if ground.platform is not None else _support_tile(grid, a, top, kind)
+            return Contact((0, -1), kind, ground.platform, tile, a.vx, a.vy)
         a.y = ty
         return None
     if ty < y:
@@ -261,7 +271,12 @@ def _support_tile(grid, a, y: float, kind: str):
     if kind == "slope":
         return _tile_hit(grid, a, _floor((y - EPS) / ts), _floor((y + EPS) / ts), _FLOORS[kind])
     r = round(y / ts)
-    return _tile_hit(grid, a, r, r, _FLOORS[kind]) if r * ts == y else None
+    if r * ts != y or not 0 <= r < grid.rows:
+        return None  # a wall edge of the map
+    cc = _floor((a.x + a.w * 0.5) / ts)  # usually the tile under the centre (a few list reads)
+    if 0 <= cc < grid.cols and grid._k[r * grid.cols + cc] == (SOLID if kind == "solid" else ONE_WAY):
+        return cc, r
+    return _tile_hit(grid, a, r, r, _FLOORS[kind])
 
 
 def _x_blocked_at_column(grid, c: int, y0: float, y1: float, moving_right: bool):

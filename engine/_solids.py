@@ -18,25 +18,30 @@ from .geometry import overlaps, place_before
 
 PUSH_STEP = 4.0  # px: the largest piece a mover advances by
 _DEPTH = 8  # solids carried by solids: at most this deep
+_FEW = 8  # actors: up to this many, a broadphase query costs more than testing them all
 
 
 class Step:
     """What one world step collects as it goes, handed to the movers."""
 
-    __slots__ = ("crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished")
+    __slots__ = ("actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished")
 
-    def __init__(self, grid, platforms, solids, space):
+    def __init__(self, grid, actors, platforms, solids, space):
         self.grid = grid
+        self.actors = actors
         self.platforms = platforms
         self.solids = solids  # platforms, then solid actors: what blocks a move
         self.crates = solids is not platforms  # are there solid actors?
         self.space = space  # the world's SpatialHash: kept current for every body moved here
         self.squished: list = []  # actors, in the order they were squished
         self.events: list = []  # ActorEvent, in the order they happened
-        self.pushes: set = set()  # (actor, pusher) pairs already reported this step
+        self.pushes: set | None = None  # (actor, pusher) pairs already reported this step
 
     def near(self, x: float, y: float, w: float, h: float) -> list:
-        """The actors whose cells meet the box (a broadphase: test the exact overlap), as added."""
+        """The actors whose cells meet the box (a broadphase: test the exact overlap), as added. In a
+        world of a few actors, all of them: testing them costs less than the query."""
+        if len(self.actors) <= _FEW:
+            return self.actors
         return [o for o in self.space.query(x, y, w, h) if isinstance(o, Actor)]
 
     def blockers(self, a, x: float, y: float, w: float, h: float):
@@ -93,6 +98,8 @@ def travel(st: Step, p, route, depth: int = 0) -> None:
             if sy != p.y:
                 shift(st, p, p.x, sy, depth)
         px, py = tx, ty
+    # (once: every query made on the way has a tile or more of margin, beyond a piece)
+    st.space.move(p, p.x, p.y, p.w, p.h)
 
 
 def follow(st: Step, a, x0: float, y0: float) -> None:
@@ -113,9 +120,10 @@ def shift(st: Step, p, nx: float, ny: float, depth: int = 0) -> None:
     x, y, w, h = p.x, p.y, p.w, p.h
     top, left, right = y, x, x + w
     p.x, p.y = nx, ny
-    st.space.move(p, nx, ny, w, h)
     one_way = p.one_way
-    for a in st.near(min(x, nx), min(y, ny) - _motion.EPS, w + abs(dx), h + abs(dy) + 2 * _motion.EPS):
+    near = st.actors if len(st.actors) <= _FEW else \
+        st.near(min(x, nx), min(y, ny) - _motion.EPS, w + abs(dx), h + abs(dy) + 2 * _motion.EPS)
+    for a in near:
         if a is p or a.squished:
             continue
         feet = a.y + a.h
@@ -155,6 +163,8 @@ def shift(st: Step, p, nx: float, ny: float, depth: int = 0) -> None:
 
 
 def _pushed(st: Step, a, p, dx: float, dy: float) -> None:
+    if st.pushes is None:
+        st.pushes = set()
     if (a, p) not in st.pushes:
         st.pushes.add((a, p))
         normal = (1, 0) if dx > 0.0 else (-1, 0) if dx < 0.0 else (0, 1) if dy > 0.0 else (0, -1)

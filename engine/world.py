@@ -168,18 +168,22 @@ class World:
                 stale = True  # added, moved or resized by hand: actors under it are checked
                 space.move(p, p.x, p.y, p.w, p.h)
         special = False
+        check = None  # the actors the engine did not leave where they are
         for a in actors:
             a.prev_x, a.prev_y = a.x, a.y
             a.squished = False
-            if a.solid or a.bullet:
+            if a.solid or a.bullet or a.touches:
                 special = True
-        solids, bullets = platforms, ()
-        if special:
-            solids, bullets, moved = self._roles()
-            stale = stale or moved
-        st = _solids.Step(grid, platforms, solids, space)
-        for a in actors:
             if stale or a._clear != (a.x, a.y, a.w, a.h):
+                check = [a] if check is None else check + [a]
+        solids, bullets, touchers = platforms, (), ()
+        if special:
+            solids, bullets, touchers, moved = self._roles()
+            if moved:
+                check = actors  # a solid actor moved by hand: every actor is checked
+        st = _solids.Step(grid, actors, platforms, solids, space)
+        if check:
+            for a in check:
                 self._unstick(a, st)
                 space.move(a, a.x, a.y, a.w, a.h)
 
@@ -218,22 +222,26 @@ class World:
                 _solids.follow(st, a, x0, y0)
             a._clear = (a.x, a.y, a.w, a.h)
             space.move(a, a.x, a.y, a.w, a.h)
-            if a.contacts or (a.on_ground and not was_grounded):
-                self._note(a, was_grounded, events)
+            hits = a.contacts
+            if (a.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
+                self._note(a, was_grounded, events)  # (not for the floor pressed on by a grounded actor)
 
         if bullets:
             self._fly(bullets, st)
         if self.ropes:
             self._rope_set.step(grid, actors, d)
-        touches = _touches.find(actors, st.near)
+        touches = _touches.find(touchers, st.near) if touchers else []
         sensed = self._sense() if self.triggers else []
         return StepResult(self.steps, sensed, st.squished, jumped, landed, dropped, events, touches)
 
     def _roles(self):
-        """The solids (platforms, then solid actors in the order added) and the bullets, checked; and
-        whether a solid actor was moved by hand (then every actor is checked for solid geometry)."""
-        solids, bullets, moved = list(self.platforms), [], False
+        """The solids (platforms, then solid actors in the order added), the bullets and the actors that
+        touch a group, checked; and whether a solid actor was moved by hand (then every actor is checked
+        for solid geometry)."""
+        solids, bullets, touchers, moved = list(self.platforms), [], [], False
         for a in self.actors:
+            if a.touches:
+                touchers.append(a)
             if a.solid:
                 if a.bullet:
                     raise ValueError(f"{a!r} is both solid and a bullet; an actor is one or the other")
@@ -244,7 +252,9 @@ class World:
                 if isinstance(a, Character):
                     raise ValueError(f"{a!r}: a Character cannot be a bullet (bullets are plain Actors)")
                 bullets.append(a)
-        return solids, bullets, moved
+        if len(solids) == len(self.platforms):
+            solids = self.platforms  # (no solid actors: the fast path)
+        return solids, bullets, touchers, moved
 
     def _note(self, a: Actor, was_grounded: bool, events: list) -> None:
         """The events of an actor's own move: walls and ceilings it ran into, and a landing."""
@@ -351,7 +361,7 @@ class World:
             raise ValueError(f"settle: {actor!r} is not an actor in this world; call world.add(actor) first")
         grid = self.grid
         reach = 2.0 * grid.tile_size if reach is None else _check.size("settle", "reach", reach, zero=True)
-        st = _solids.Step(grid, self.platforms, self._roles()[0], self._hash)
+        st = _solids.Step(grid, self.actors, self.platforms, self._roles()[0], self._hash)
         pad = reach + actor.w + actor.h + grid.tile_size
         platforms = st.blockers(actor, actor.x - pad, actor.y - pad, actor.w + 2.0 * pad, actor.h + 2.0 * pad)
         if not _motion.depenetrate(grid, platforms, actor, reach):
