@@ -30,7 +30,8 @@ __all__ = ["fly"]
 
 INF = math.inf
 _PASSES = 4  # hits answered per step (slide or bounce); after that the bullet stops where it is
-_X, _Y, _SURFACE = 0, 1, 2  # the axis along which a hit happened (the surface: a slope's own normal)
+_X, _Y, _SURFACE = 0, 1, 2
+_GRAZE = 1e-9  # px: a box this close to a slope's surface line grazes it (float rounding, not a hit)  # the axis along which a hit happened (the surface: a slope's own normal)
 
 
 def _span(lo: float, size: float, d: float, olo: float, osize: float):
@@ -79,7 +80,10 @@ def _slope_time(grid, i: int, c: int, r: int, x, y, w, h, dx, dy):
     lowest = surface - (hl if hl > hr else hr)
     a, b = -s * x, -s * (x + w)
     near, far = (a if a > b else b) - y, (a if a < b else b) - (y + h)  # highest, lowest projection
-    sn = _span(far, near - far, -s * dx - dy, lowest, surface - lowest)
+    dn = -s * dx - dy
+    if abs(dn) <= 1e-12 * (abs(dx) + abs(dy)):
+        dn = 0.0  # moving along the surface: rounding must not turn a graze into a hit
+    sn = _span(far, near - far, dn, lowest, surface - _GRAZE - lowest)
     if sn is None:
         return None
     enter = max(sx[0], sy[0], sn[0])
@@ -98,17 +102,17 @@ def _first_hit(grid, solids, targets, x, y, w, h, dx, dy):
     bt = INF
     # -- wall edges of the map ----------------------------------------------------------------------------
     if dx < 0.0 and x + dx < grid._x_lo:
-        bt, best = max(0.0, (grid._x_lo - x) / dx), (_X, "solid", None, None)
+        bt, best = max(0.0, (grid._x_lo - x) / dx), (_X, "solid", None, None, grid._x_lo)
     elif dx > 0.0 and x + w + dx > grid._x_hi:
-        bt, best = max(0.0, (grid._x_hi - x - w) / dx), (_X, "solid", None, None)
+        bt, best = max(0.0, (grid._x_hi - x - w) / dx), (_X, "solid", None, None, grid._x_hi)
     if dy < 0.0 and y + dy < grid._y_lo:
         t = max(0.0, (grid._y_lo - y) / dy)
         if t <= bt:
-            bt, best = t, (_Y, "solid", None, None)
+            bt, best = t, (_Y, "solid", None, None, grid._y_lo)
     elif dy > 0.0 and y + h + dy > grid._y_hi:
         t = max(0.0, (grid._y_hi - y - h) / dy)
         if t <= bt:
-            bt, best = t, (_Y, "solid", None, None)
+            bt, best = t, (_Y, "solid", None, None, grid._y_hi)
     # -- tiles, chunk by chunk along the segment -----------------------------------------------------------
     ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
     chunks = max(1, math.ceil(max(abs(dx), abs(dy)) / ts))
@@ -133,17 +137,18 @@ def _first_hit(grid, solids, targets, x, y, w, h, dx, dy):
                 seen.add(i)
                 if kind == SOLID:
                     hit = _box_time(x, y, w, h, dx, dy, c * ts, r * ts, ts, ts)
-                    name = "solid"
+                    name, top = "solid", r * ts
                 elif kind == SLOPE:
                     hit = _slope_time(grid, i, c, r, x, y, w, h, dx, dy)
-                    name = "slope"
+                    name, top = "slope", (r + 1) * ts - max(grid._sl[i], grid._sr[i])
                 elif kind == ONE_WAY:
                     hit = _top_time(x, y, w, h, dx, dy, c * ts, r * ts, ts)
-                    name = "one_way"
+                    name, top = "one_way", r * ts
                 else:
                     continue
                 if hit is not None and hit[0] < bt:
-                    bt, best = hit[0], (hit[1], name, None, (c, r))
+                    bt, best = hit[0], (hit[1], name, None, (c, r),
+                                        _face(hit[1], dx, dy, c * ts, top, ts, (r + 1) * ts - top))
     # -- platforms and solid actors, where they are now ------------------------------------------------------
     for p in solids:
         if p.one_way:
@@ -151,13 +156,23 @@ def _first_hit(grid, solids, targets, x, y, w, h, dx, dy):
         else:
             hit = _box_time(x, y, w, h, dx, dy, p.x, p.y, p.w, p.h)
         if hit is not None and hit[0] < bt:
-            bt, best = hit[0], (hit[1], p._kind, p, None)
+            bt, best = hit[0], (hit[1], p._kind, p, None, _face(hit[1], dx, dy, p.x, p.y, p.w, p.h))
     # -- actors it touches: their relative motion over the step ------------------------------------------------
     for b, bdx, bdy, bx, by in targets:
         hit = _box_time(x, y, w, h, dx - bdx, dy - bdy, bx, by, b.w, b.h)
         if hit is not None and hit[0] < bt:
-            bt, best = hit[0], (hit[1], "actor", b, None)
+            bt, best = hit[0], (hit[1], "actor", b, None, None)
     return None if best is None else (bt,) + best
+
+
+def _face(axis: int, dx: float, dy: float, ox: float, oy: float, ow: float, oh: float):
+    """The coordinate of the face of box (ox, oy, ow, oh) met moving by (dx, dy) along ``axis``, or None
+    (a slope's surface)."""
+    if axis == _X:
+        return ox if dx > 0.0 else ox + ow
+    if axis == _Y:
+        return oy if dy > 0.0 else oy + oh
+    return None
 
 
 def _top_time(x, y, w, h, dx, dy, ox, top, ow):
@@ -187,8 +202,8 @@ def fly(grid, solids, targets, a, dx: float, dy: float, rest: float):
     grounded = None  # the floor Contact it came to slide along, or None
     elapsed = 0.0  # fraction of the step gone by
     for _ in range(_PASSES):
-        if not dx and not dy:
-            break
+        if not dx and not dy and not targets:
+            break  # (a bullet at rest still meets the targets moving onto it)
         x, y = a.x, a.y
         left = 1.0 - elapsed
         now = [(b, bdx * left, bdy * left, bx + bdx * elapsed, by + bdy * elapsed) for b, bdx, bdy, bx, by in targets]
@@ -196,8 +211,9 @@ def fly(grid, solids, targets, a, dx: float, dy: float, rest: float):
         if hit is None:
             a.x, a.y = x + dx, y + dy
             break
-        t, axis, kind, other, tile = hit
-        back = max(0.0, t - _motion.EPS / math.hypot(dx, dy))  # a hair early: never one ulp inside
+        t, axis, kind, other, tile, face = hit
+        length = math.hypot(dx, dy)
+        back = max(0.0, t - _motion.EPS / length) if length else t  # a hair early: never one ulp inside
         nx, ny = x + dx * back, y + dy * back
         if kind == "actor":
             _b, bdx, bdy, _bx, _by = next(m for m in now if m[0] is other)
@@ -207,11 +223,12 @@ def fly(grid, solids, targets, a, dx: float, dy: float, rest: float):
             a.on_ground, a.ground = False, None
             return other, normal
         normal = _normal(axis, dx, dy)
-        if axis == _X:  # put an axis hit exactly against the face (touching, not overlapping)
-            face = x + dx * t + (w if dx > 0.0 else 0.0)
+        # Moving straight at a face: put it exactly against it (touching, not overlapping). Moving at an
+        # angle, the hair-early point on the segment: snapping one axis forward would leave the line the
+        # segment was found free along (a box grazing a slope or a corner would dip into it).
+        if axis == _X and not dy:
             nx = place_before(face, w) if dx > 0.0 else face
-        elif axis == _Y:
-            face = y + dy * t + (h if dy > 0.0 else 0.0)
+        elif axis == _Y and not dx:
             ny = place_before(face, h) if dy > 0.0 else face
         if not _motion.box_free(grid, solids, nx, ny, w, h) and _motion.box_free(grid, solids, x, y, w, h):
             break  # (a safety net: float rounding put it inside) it stays where this pass started

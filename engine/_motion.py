@@ -514,18 +514,24 @@ def _centre_before(edge: float, half: float, right: bool, x0: float, inclusive: 
     return min(x, x0)
 
 
-def move(grid, platforms, a, dx: float, dy: float, drop: bool, skip=None, rest: float = 0.0):
+def move(grid, platforms, a, dx: float, dy: float, drop: bool, skip=None, rest: float = 0.0,
+         vy0: float | None = None):
     """One step of motion for any actor: the Y pass, then the X pass (which climbs slopes).
 
     Records ``a.contacts`` and stops the velocity on each axis that hit something, or bounces it back
-    (``a.bounce``, see :func:`rebound`; ``rest``: px/s, a rebound off a floor slower than this stops).
-    Returns ``(y_contact or None, x_before)``.
+    (``a.bounce``, see :func:`rebound`; ``rest``: px/s, a rebound off a floor slower than this stops;
+    ``vy0``: px/s, the vertical speed before this step's gravity, so a bounce starts from the speed at
+    the moment of the hit, not the step's end). Returns ``(y_contact or None, x_before)``.
     """
     a.contacts = []
-    hit_y = move_y(grid, platforms, a, a.y + dy, drop, skip) if dy else None
+    y0 = a.y
+    hit_y = move_y(grid, platforms, a, y0 + dy, drop, skip) if dy else None
     if hit_y is not None:
         a.contacts.append(hit_y)
         if a.bounce:
+            if vy0 is not None:  # v^2 grows linearly with the distance under constant gravity
+                vy = a.vy
+                a.vy = math.copysign(math.sqrt(max(0.0, vy0 * vy0 + (vy * vy - vy0 * vy0) * (a.y - y0) / dy)), vy)
             rebound(grid, a, hit_y, rest)
         else:
             a.vy = 0.0

@@ -302,8 +302,8 @@ class World:
                          h + abs(dy) + 2.0 * reach):
             if o is b or o.solid or not mask & o.group:
                 continue
-            ox, oy = o.prev_x, o.prev_y
-            if x <= ox + o.w and ox <= x + w and y <= oy + o.h and oy <= y + h:
+            ox, oy, e = o.prev_x, o.prev_y, 1e-5  # px: (a bullet stops a hair before what it hits)
+            if x <= ox + o.w + e and ox <= x + w + e and y <= oy + o.h + e and oy <= y + h + e:
                 continue  # touching already: the game had its hit
             found.append((o, o.x - ox, o.y - oy, ox, oy))
         return found
@@ -429,7 +429,9 @@ class World:
         gravity)."""
         vy = a.vy
         if a.gravity:
-            g = d.gravity if vy < 0.0 else d.fall_gravity
+            # rising under the jump's gravity, falling under the heavier one: a hop has the player's arc;
+            # a bouncing body has one gravity both ways, so bounce 1 comes back to where it fell from
+            g = d.gravity if vy < 0.0 and not a.bounce else d.fall_gravity
             vy_new = min(vy + g * d.dt, self.feel.fall.max_speed)
         else:
             vy_new = vy
@@ -439,9 +441,10 @@ class World:
     def _move_plain(self, a: Actor, d, solids) -> None:
         """A plain actor: gravity, then the Y and X passes and the ground snap, with no controller."""
         grid = self.grid
+        vy0 = a.vy
         dy = self._fall(a, d)
         was_grounded = a.on_ground
-        _hit, x_before = _motion.move(grid, solids, a, a.vx * d.dt, dy, False, None, d.fall_gravity * d.dt)
+        _hit, x_before = _motion.move(grid, solids, a, a.vx * d.dt, dy, False, None, d.fall_gravity * d.dt, vy0)
         _motion.land(grid, solids, a, was_grounded, a.x - x_before)
 
     # -- state -----------------------------------------------------------------------------------------
