@@ -30,8 +30,8 @@ __all__ = ["fly"]
 
 INF = math.inf
 _PASSES = 4  # hits answered per step (slide or bounce); after that the bullet stops where it is
-_X, _Y, _SURFACE = 0, 1, 2
-_GRAZE = 1e-9  # px: a box this close to a slope's surface line grazes it (float rounding, not a hit)  # the axis along which a hit happened (the surface: a slope's own normal)
+_X, _Y, _SURFACE = 0, 1, 2  # the axis along which a hit happened (the surface: a slope's own normal)
+_GRAZE = 1e-9  # px: a box this close to a slope's surface line grazes it (float rounding, not a hit)
 
 
 def _span(lo: float, size: float, d: float, olo: float, osize: float):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Actor, Character, Path, Platform, TileGrid, World, _bullets
+from engine import Actor, Character, Platform, TileGrid, World, _bullets
 from engine.tiles import ONE_WAY, SLOPE, SOLID
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")), deadline=None,

@@ -93,15 +93,15 @@ def test_a_platform_pushing_an_actor_reports_it_once_a_step_and_a_crush_names_th
 def test_landing_on_a_platform_names_it_and_no_tile():
     w = World(TileGrid.from_ascii(ROOM))
     lift = w.add(Platform(32, 48, 48, 8))
-    a = w.add(Actor(40, 10, 8, 8))
+    w.add(Actor(40, 10, 8, 8))
     events = [e for _ in range(40) for e in w.step().events]
     assert [(e.kind, e.other, e.tile) for e in events] == [("landed", lift, None)]
 
 
 def test_events_cover_every_actor_in_the_order_they_happened():
     w = World(TileGrid.from_ascii(ROOM))
-    first = w.add(Actor(20, 10, 8, 8, name="first"))
-    second = w.add(Actor(60, 30, 8, 8, name="second"))
+    w.add(Actor(20, 10, 8, 8, name="first"))
+    w.add(Actor(60, 30, 8, 8, name="second"))
     hero = w.add(Character(100, 20))
     order = []
     for _ in range(60):
