@@ -161,7 +161,7 @@ def _first_hit(grid, solids, targets, x, y, w, h, dx, dy):
     for b, bdx, bdy, bx, by in targets:
         hit = _box_time(x, y, w, h, dx - bdx, dy - bdy, bx, by, b.w, b.h)
         if hit is not None and hit[0] < bt:
-            bt, best = hit[0], (hit[1], "actor", b, None, None)
+            bt, best = hit[0], (hit[1], None, b, None, None)  # (kind None: a target, not a solid actor)
     return None if best is None else (bt,) + best
 
 
@@ -215,7 +215,7 @@ def fly(grid, solids, targets, a, dx: float, dy: float, rest: float):
         length = math.hypot(dx, dy)
         back = max(0.0, t - _motion.EPS / length) if length else t  # a hair early: never one ulp inside
         nx, ny = x + dx * back, y + dy * back
-        if kind == "actor":
+        if kind is None:  # an actor it touches: it stops there
             _b, bdx, bdy, _bx, _by = next(m for m in now if m[0] is other)
             normal = _normal(axis, dx - bdx, dy - bdy)
             a.x, a.y = nx, ny
