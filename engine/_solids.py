@@ -18,7 +18,7 @@ from .geometry import overlaps, place_before
 
 PUSH_STEP = 4.0  # px: the largest piece a mover advances by
 _DEPTH = 8  # solids carried by solids: at most this deep
-_FEW = 8  # actors: up to this many, a broadphase query costs more than testing them all
+_FEW = 24  # actors: up to this many, a broadphase query costs more than testing them all
 
 
 class Step:

@@ -300,7 +300,7 @@ class World:
         found = []
         for o in st.near(min(x, x + dx) - reach, min(y, y + dy) - reach, w + abs(dx) + 2.0 * reach,
                          h + abs(dy) + 2.0 * reach):
-            if o is b or o.solid or not mask & o.group:
+            if not mask & o.group or o is b or o.solid:
                 continue
             ox, oy, e = o.prev_x, o.prev_y, 1e-5  # px: (a bullet stops a hair before what it hits)
             if x <= ox + o.w + e and ox <= x + w + e and y <= oy + o.h + e and oy <= y + h + e:
