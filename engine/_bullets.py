@@ -231,7 +231,7 @@ def fly(grid, solids, targets, a, dx: float, dy: float, rest: float):
         elif axis == _Y and not dx:
             ny = place_before(face, h) if dy > 0.0 else face
         if not _motion.box_free(grid, solids, nx, ny, w, h) and _motion.box_free(grid, solids, x, y, w, h):
-            break  # (a safety net: float rounding put it inside) it stays where this pass started
+            nx, ny = x, y  # (rounding put it inside: barely moving into a face) the hit is where it was
         a.x, a.y = nx, ny
         contact = Contact(normal, kind, other, tile, a.vx, a.vy)
         contacts.append(contact)
