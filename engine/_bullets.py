@@ -26,12 +26,13 @@ from .bodies import Contact, Ground
 from .geometry import place_before
 from .tiles import ONE_WAY, SLOPE, SOLID
 
-__all__ = ["fly"]
+__all__ = ["fly", "targets"]
 
 INF = math.inf
 _PASSES = 4  # hits answered per step (slide or bounce); after that the bullet stops where it is
 _X, _Y, _SURFACE = 0, 1, 2  # the axis along which a hit happened (the surface: a slope's own normal)
 _GRAZE = 1e-9  # px: a box this close to a slope's surface line grazes it (float rounding, not a hit)
+_TOUCHING = 1e-5  # px: a target this close is touching already (a bullet stops a hair before what it hits)
 
 
 def _span(lo: float, size: float, d: float, olo: float, osize: float):
@@ -186,6 +187,24 @@ def _top_time(x, y, w, h, dx, dy, ox, top, ow):
         return None
     xt = x + dx * t
     return (t, _Y) if xt < ox + ow and ox < xt + w else None
+
+
+def targets(near, b, dx: float, dy: float, reach: float) -> list:
+    """The non-solid actors bullet ``b`` may touch this step: in its ``touches`` groups, near its path and
+    not already touching it, as ``(actor, dx, dy, x0, y0)`` (their motion this step). ``near(x, y, w, h)``:
+    the actors that may be in a box; ``reach``: px, how far a target may have moved this step and still be
+    found."""
+    x, y, w, h, mask = b.x, b.y, b.w, b.h, b.touches
+    found = []
+    for o in near(min(x, x + dx) - reach, min(y, y + dy) - reach, w + abs(dx) + 2.0 * reach,
+                  h + abs(dy) + 2.0 * reach):
+        if not mask & o.group or o is b or o.solid:
+            continue
+        ox, oy, e = o.prev_x, o.prev_y, _TOUCHING
+        if x <= ox + o.w + e and ox <= x + w + e and y <= oy + o.h + e and oy <= y + h + e:
+            continue  # touching already: the game had its hit (left there, the bullet flies on through)
+        found.append((o, o.x - ox, o.y - oy, ox, oy))
+    return found
 
 
 def fly(grid, solids, targets, a, dx: float, dy: float, rest: float):

@@ -285,28 +285,12 @@ class World:
             dx = b.vx * d.dt
             x, y = min(b.x, b.x + dx), min(b.y, b.y + dy)
             solids = st.blockers(b, x - 1.0, y - 1.0, b.w + abs(dx) + 2.0, b.h + abs(dy) + 2.0)
-            targets = self._targets(st, b, dx, dy) if b.touches else ()
+            targets = _bullets.targets(st.near, b, dx, dy, 2.0 * grid.tile_size) if b.touches else ()
             _bullets.fly(grid, solids, targets, b, dx, dy, rest)
             b._clear = (b.x, b.y, b.w, b.h)
             st.space.move(b, b.x, b.y, b.w, b.h)
             if b.contacts or (b.on_ground and not was_grounded):
                 self._note(b, was_grounded, events)
-
-    def _targets(self, st, b: Actor, dx: float, dy: float) -> list:
-        """The non-solid actors bullet ``b`` may touch this step: in its ``touches`` groups, near its path
-        and not already touching it, as ``(actor, dx, dy, x0, y0)`` (their motion this step)."""
-        x, y, w, h, mask = b.x, b.y, b.w, b.h, b.touches
-        reach = 2.0 * self.grid.tile_size  # px: how far a target may have moved this step and still be found
-        found = []
-        for o in st.near(min(x, x + dx) - reach, min(y, y + dy) - reach, w + abs(dx) + 2.0 * reach,
-                         h + abs(dy) + 2.0 * reach):
-            if not mask & o.group or o is b or o.solid:
-                continue
-            ox, oy, e = o.prev_x, o.prev_y, 1e-5  # px: (a bullet stops a hair before what it hits)
-            if x <= ox + o.w + e and ox <= x + w + e and y <= oy + o.h + e and oy <= y + h + e:
-                continue  # touching already: the game had its hit
-            found.append((o, o.x - ox, o.y - oy, ox, oy))
-        return found
 
     def _check_inputs(self, inputs) -> bool:
         """Validate ``step``'s argument; returns True for a per-character dict."""
