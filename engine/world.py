@@ -24,7 +24,7 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _check, _motion, _snapshot
+from . import _check, _motion, _snapshot, queries
 from ._spatial import SpatialHash
 from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
 from .controller import control
@@ -285,6 +285,24 @@ class World:
         if isinstance(actor, Character):
             actor.air_steps = 0
         return True
+
+    # -- queries (engine/queries.py) --------------------------------------------------------------------
+    def tile_at(self, x: float, y: float) -> queries.Tile:
+        """The tile ``(col, row, kind)`` holding the point (px); EMPTY off the map."""
+        return queries.tile_at(self.grid, x, y)
+
+    def query_rect(self, x: float, y: float, w: float, h: float) -> list:
+        """Actors, platforms and triggers strictly overlapping the box, in the order added."""
+        return queries.query_rect(self, x, y, w, h)
+
+    def query_point(self, x: float, y: float) -> list:
+        """Actors, platforms and triggers holding the point, in the order added."""
+        return queries.query_point(self, x, y)
+
+    def raycast(self, x0: float, y0: float, x1: float, y1: float, actors: bool = False,
+                ignore=None) -> queries.RayHit | None:
+        """The first tile, wall, platform (or, with ``actors``, actor) the segment enters, or None."""
+        return queries.raycast(self, x0, y0, x1, y1, actors, ignore)
 
     # -- triggers --------------------------------------------------------------------------------------
     def _sync_triggers(self) -> None:
