@@ -51,7 +51,8 @@ STATE: dict[type, Slots] = {
 # The World's own attributes: membership and overlaps are state; the rest is configuration (kept by a
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes"),
-                    kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves"))
+                    kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
+                          "_tiles_grid", "_tiles_seen"))
 
 
 class _Layout(NamedTuple):
@@ -110,10 +111,10 @@ class Snapshot:
     """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
 
     __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra",
-                 "ropes", "order")
+                 "ropes", "order", "tiles")
 
     def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=(),
-                 order=()):
+                 order=(), tiles=None):
         self.world = world
         self.steps = steps
         self.actors, self.platforms, self.triggers = actors, platforms, triggers
@@ -123,11 +124,13 @@ class Snapshot:
         self.extra = extra  # ((obj, values), ...) for bodies held outside the world
         self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt), ...) in the world's rope order
         self.order = order  # the bodies in the world's spatial hash, in its order (queries return that order)
+        self.tiles = tiles  # (grid, its edited tiles): set_tile edits are state too
 
 
 def take(world, extra=()) -> Snapshot:
     """Capture ``world``'s state, plus that of ``extra`` bodies kept outside it (e.g. a dead player that
     will be added again)."""
+    world._sync_tiles()  # tiles edited since the last step: their actors' checks are in the state taken
     actors, platforms, triggers = tuple(world.actors), tuple(world.platforms), tuple(world.triggers)
     bodies = tuple((o, _capture(o)) for o in actors + platforms)
     boxes = tuple(t._box for t in triggers)
@@ -135,7 +138,7 @@ def take(world, extra=()) -> Snapshot:
     ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt)
                   for r in world.ropes)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
-                    held, ropes, tuple(world._hash.objects()))
+                    held, ropes, tuple(world._hash.objects()), (world.grid, world.grid._edit_state()))
 
 
 def put(world, snap: Snapshot) -> None:
@@ -143,6 +146,10 @@ def put(world, snap: Snapshot) -> None:
     if snap.world is not world:
         raise ValueError("this snapshot was taken from another World; restore it into the world it came from")
     world.steps = snap.steps
+    grid, tiles = snap.tiles
+    if grid is world.grid:  # (a grid swapped in since is configuration: left as it is)
+        grid._restore_edits(tiles)
+        world._tiles_grid, world._tiles_seen = grid, grid.version
     if snap.triggers != tuple(world.triggers):
         world.triggers[:] = snap.triggers
         world._sensor_order = None  # membership changed: renumber the triggers

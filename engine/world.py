@@ -70,6 +70,7 @@ class World:
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
         self._sensor_order: dict[Trigger, int] | None = None  # trigger -> index, rebuilt when triggers change
         self._trigger_moves = Trigger.moves  # Trigger.moves when the hash last saw the triggers' boxes
+        self._tiles_grid, self._tiles_seen = grid, grid.version  # the grid and its edits the actors were checked on
         self.steps = 0
 
     @staticmethod
@@ -156,6 +157,8 @@ class World:
         by_actor = inputs is not None and inputs.__class__ is not Buttons and self._check_inputs(inputs)
         self.steps += 1
         grid, platforms, d, space = self.grid, self.platforms, self._derived, self._hash
+        if grid.version != self._tiles_seen or grid is not self._tiles_grid:
+            self._sync_tiles()
         squished: list[Actor] = []
         stale = False
         for p in platforms:
@@ -226,6 +229,23 @@ class World:
                 raise TypeError(f"world.step(): the buttons for {who!r} must be Buttons(...), "
                                 f"got {type(buttons).__name__} {buttons!r}")
         return True
+
+    def _sync_tiles(self) -> None:
+        """Tiles edited since the last step (``grid.set_tile``): every actor overlapping one is checked at
+        this step like one placed by hand (moved out of a new solid, or squished); a new grid checks all."""
+        grid = self.grid
+        changes = grid.changes_since(self._tiles_seen) if grid is self._tiles_grid else None
+        if changes is None:
+            for a in self.actors:
+                a._clear = None
+        else:
+            ts, query = grid.tile_size, self._hash.query
+            for col, row in dict.fromkeys(changes):
+                x, y = col * ts, row * ts
+                for a in query(x, y, ts, ts):
+                    if isinstance(a, Actor) and overlaps(x, y, ts, ts, a.x, a.y, a.w, a.h):
+                        a._clear = None
+        self._tiles_grid, self._tiles_seen = grid, grid.version
 
     def _unstick(self, a: Actor, squished: list) -> None:
         """An actor the engine did not leave where it is: check its numbers, then move it out of solid
@@ -468,11 +488,11 @@ class World:
         return h.hexdigest()
 
     def clone(self, triggers: bool = True) -> World:
-        """An independent copy sharing the immutable grid and the bodies' ``data`` (for previews).
+        """An independent copy (its own copy of the grid) sharing the bodies' ``data`` (for previews).
 
         ``triggers=False`` leaves the sensors out: cheaper, and they never move anything.
         """
-        memo = {id(self.grid): self.grid}
+        memo = {}  # (the grid is copied: tile edits in one do not show in the other)
         for t in self.triggers:
             memo[id(t.data)] = t.data
         for p in self.platforms:
