@@ -34,11 +34,12 @@ class Slots(NamedTuple):
 
 STATE: dict[type, Slots] = {
     Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
-                         "squished", "gravity", "snap", "drop_platform", "_clear"),
+                         "squished", "_gravity_scale", "snap", "drop_platform", "_clear"),
                  lists=("contacts",),
-                 kept=("name", "_world")),
+                 kept=("name", "data", "_world")),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
-                             "coyote_left", "buffer_left")),
+                             "coyote_left", "buffer_left", "_feel"),
+                     kept=("_feel_cache",)),
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
                             "_wait_left", "_seen"),
                     kept=("path", "name", "data")),

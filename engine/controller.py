@@ -102,17 +102,20 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> tuple[
         elif not buttons.jump:
             vy *= jump.release_cut  # released early: cut the rise
             ch.jumping = False
-    g = d.gravity if vy < 0.0 else d.fall_gravity
+    scale = ch._gravity_scale  # (1 normal, 0 none, negative pulls up: mirrored, the same rules)
+    g = d.gravity if vy * scale < 0.0 else d.fall_gravity
     max_fall = fall.max_speed
     if buttons.jump and ch.jumping and abs(vy) < jump.apex_hang_speed:
         g *= jump.apex_hang_gravity
-    if buttons.down and vy >= 0.0:
+    if buttons.down and vy * scale >= 0.0:
         g *= fall.fast_gravity_multiplier
         max_fall = fall.fast_max_speed
-    if vy > max_fall:
-        vy_new = max(max_fall, vy - g * dt)
+    if scale < 0.0:
+        vy_new = min(-max_fall, vy - g * scale * dt) if vy < -max_fall else max(vy + g * scale * dt, -max_fall)
+    elif vy > max_fall:
+        vy_new = max(max_fall, vy - g * scale * dt)
     else:
-        vy_new = min(vy + g * dt, max_fall)
+        vy_new = min(vy + g * scale * dt, max_fall)
     dy = (vy + vy_new) * 0.5 * dt  # exact for constant gravity: no Euler shortfall at the apex
     ch.vy = vy_new
     dx = ch.vx * dt

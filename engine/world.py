@@ -195,7 +195,11 @@ class World:
                     buttons = inputs.get(a, NO_BUTTONS)
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
-                did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, platforms)
+                if a._feel is None:
+                    did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, platforms)
+                else:  # its own feel, at the world's step rate
+                    feel, own = a._own_feel(self.feel.physics)
+                    did_jump, did_land, did_drop = control(a, buttons, feel, own, grid, platforms)
                 if did_jump:
                     jumped.append(a)
                 if did_land:
@@ -369,9 +373,13 @@ class World:
         """A plain actor: gravity, then the Y and X passes and the ground snap, with no controller."""
         grid, platforms = self.grid, self.platforms
         vy = a.vy
-        if a.gravity:
+        scale = a._gravity_scale
+        if scale > 0.0:  # (rising against gravity, the feel's rising gravity; then the falling one)
             g = d.gravity if vy < 0.0 else d.fall_gravity
-            vy_new = min(vy + g * d.dt, self.feel.fall.max_speed)
+            vy_new = min(vy + g * scale * d.dt, self.feel.fall.max_speed)
+        elif scale < 0.0:  # pulled up: the same, mirrored
+            g = d.gravity if vy > 0.0 else d.fall_gravity
+            vy_new = max(vy + g * scale * d.dt, -self.feel.fall.max_speed)
         else:
             vy_new = vy
         dy = (vy + vy_new) * 0.5 * d.dt
@@ -466,7 +474,7 @@ class World:
         for a in self.actors:
             g = a.ground
             h.update(type(a).__name__.encode())
-            h.update(pack("<6d3?", a.x, a.y, a.w, a.h, a.vx, a.vy, a.on_ground, a.gravity, a.snap))
+            h.update(pack("<7d2?", a.x, a.y, a.w, a.h, a.vx, a.vy, a._gravity_scale, a.on_ground, a.snap))
             h.update(pack("<2q", which(a.drop_platform), -3 if g is None else which(g.platform)))
             if g is not None:
                 h.update(pack("<?", g.one_way))
@@ -475,6 +483,8 @@ class World:
                 since = -1 if a.since_press is None else a.since_press
                 h.update(pack("<4q?", a.facing, a.air_steps, since, a.drop_left, a.jumping))
                 h.update(pack("<5?", *a.held))
+                if a._feel is not None:
+                    h.update(repr(a._feel).encode())
         for p in self.platforms:
             path = p.path
             h.update(pack("<9d?", p.x, p.y, p.w, p.h, *p.state()[2:], p.one_way))
@@ -497,6 +507,8 @@ class World:
             memo[id(t.data)] = t.data
         for p in self.platforms:
             memo[id(p.data)] = p.data
+        for a in self.actors:
+            memo[id(a.data)] = a.data
         if not triggers:
             saved = (self.triggers, self._inside, self._sensor_order, self._members, self._hash)
             self.triggers, self._inside, self._sensor_order = [], set(), None
