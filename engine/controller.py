@@ -24,8 +24,10 @@ NEVER = 1 << 30
 
 def _approach(value: float, target: float, amount: float) -> float:
     if value < target:
-        return min(value + amount, target)
-    return max(value - amount, target)
+        value += amount
+        return value if value <= target else target  # (min / max spelled out: this runs every step)
+    value -= amount
+    return value if value >= target else target
 
 
 def _clamp(v: float, limit: float) -> float:
@@ -115,7 +117,9 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> tuple[
     elif vy > max_fall:
         vy_new = max(max_fall, vy - g * scale * dt)
     else:
-        vy_new = min(vy + g * scale * dt, max_fall)
+        vy_new = vy + g * scale * dt
+        if vy_new > max_fall:
+            vy_new = max_fall
     dy = (vy + vy_new) * 0.5 * dt  # exact for constant gravity: no Euler shortfall at the apex
     ch.vy = vy_new
     dx = ch.vx * dt
@@ -141,8 +145,16 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> tuple[
         ch.drop_platform = None  # wholly below the top dropped through (or standing elsewhere): it counts again
     if ch.drop_left > 0:
         ch.drop_left -= 1
-    ch.coyote_left = d.coyote_steps if ch.on_ground else max(0, d.coyote_steps - ch.air_steps)
-    ch.buffer_left = 0 if ch.since_press is None else max(0, d.buffer_steps + 1 - ch.since_press)
+    if ch.on_ground:
+        ch.coyote_left = d.coyote_steps
+    else:
+        left = d.coyote_steps - ch.air_steps
+        ch.coyote_left = left if left > 0 else 0
+    if ch.since_press is None:
+        ch.buffer_left = 0
+    else:
+        left = d.buffer_steps + 1 - ch.since_press
+        ch.buffer_left = left if left > 0 else 0
     return jumped, landed, dropped
 
 

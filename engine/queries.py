@@ -411,6 +411,8 @@ def _cast_bodies(world, x0, y0, dx, dy, actors: bool, skip: set, limit: float):
     space = world._hash
     if not len(space):
         return None
+    if space.pending:
+        space.flush()
     best = None  # (t, rank, order, normal, x, y, obj)
     seen = set(skip)
     order = space._order

@@ -173,15 +173,16 @@ class World:
                 self._unstick(a, squished)
                 space.move(a, a.x, a.y, a.w, a.h)
 
+        moved = space.pending  # (re-read by the hash at its next query: see _spatial.py)
         if platforms:
             for p in platforms:
                 self._move_platform(p, d.dt, squished)
                 p._seen = (p.x, p.y, p.w, p.h, p.one_way)
                 if p.x != p.prev_x or p.y != p.prev_y:
-                    space.move(p, p.x, p.y, p.w, p.h)
+                    moved[p] = None
             for a in self.actors:
                 if a.x != a.prev_x or a.y != a.prev_y:  # carried or pushed
-                    space.move(a, a.x, a.y, a.w, a.h)
+                    moved[a] = None
 
         jumped, landed, dropped = [], [], []
         for a in self.actors:
@@ -209,7 +210,7 @@ class World:
             else:
                 self._move_plain(a, d)
             a._clear = (a.x, a.y, a.w, a.h)
-            space.move(a, a.x, a.y, a.w, a.h)
+            moved[a] = None
 
         if self.ropes:
             self._rope_set.step(grid, self.actors, d)
