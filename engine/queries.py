@@ -30,6 +30,7 @@ __all__ = ["RayHit", "Tile", "query_point", "query_rect", "raycast", "tile_at"]
 _floor, _ceil, _inf = math.floor, math.ceil, math.inf
 _NONE, _FULL, _PART = 0, 1, 2  # how a cell fills its box: not at all, wholly, partly (a slope)
 _INSIDE = (0.0, 0.0)  # the normal of a segment that starts inside what it hits
+_OPEN = (0, ONE_WAY)  # kinds a segment passes through (a one-way tile stops it only at its top line)
 
 
 class Tile(NamedTuple):
@@ -51,11 +52,20 @@ class RayHit(NamedTuple):
     obj: Any = None  # the Platform or Actor hit, or None
 
 
+def _numbers(owner: str, names: tuple, values: tuple) -> tuple:
+    """The arguments as finite floats (the usual case, floats and ints, checked cheaply); anything else
+    gets ``_check.number``'s one-line error."""
+    for v in values:
+        if (v.__class__ is not float and v.__class__ is not int) or v - v != 0:
+            return tuple(_check.number(owner, n, v) for n, v in zip(names, values, strict=True))
+    return tuple(float(v) for v in values)
+
+
 # -- points and boxes ------------------------------------------------------------------------------
 def tile_at(grid, x: float, y: float) -> Tile:
     """The tile holding the point (a point on a tile edge belongs to the tile right of / below it);
     outside the map its kind is EMPTY (the map's walls are edges, not tiles)."""
-    x, y = _check.number("tile_at", "x", x), _check.number("tile_at", "y", y)
+    x, y = _numbers("tile_at", ("x", "y"), (x, y))
     ts = grid.tile_size
     col, row = _floor(x / ts), _floor(y / ts)
     return Tile(col, row, grid.kind_at(col, row))
@@ -64,8 +74,10 @@ def tile_at(grid, x: float, y: float) -> Tile:
 def query_rect(world, x: float, y: float, w: float, h: float) -> list:
     """Actors, platforms and triggers strictly overlapping the box (touching does not count), in the order
     they were added to the world."""
-    x, y = _check.number("query_rect", "x", x), _check.number("query_rect", "y", y)
-    w, h = _check.size("query_rect", "w", w, zero=True), _check.size("query_rect", "h", h, zero=True)
+    x, y, w, h = _numbers("query_rect", ("x", "y", "w", "h"), (x, y, w, h))
+    if w < 0.0 or h < 0.0:
+        _check.size("query_rect", "w", w, zero=True)
+        _check.size("query_rect", "h", h, zero=True)
     world._sync_triggers()
     return [o for o in world._hash.query(x, y, w, h) if overlaps(x, y, w, h, o.x, o.y, o.w, o.h)]
 
@@ -74,7 +86,7 @@ def query_point(world, x: float, y: float) -> list:
     """Actors, platforms and triggers holding the point, in the order added. A box holds the points on its
     left and top edges, not those on its right and bottom edges (like pixels and tiles), so a point on
     the edge two boxes share is in exactly one of them; a box of zero width or height holds none."""
-    x, y = _check.number("query_point", "x", x), _check.number("query_point", "y", y)
+    x, y = _numbers("query_point", ("x", "y"), (x, y))
     world._sync_triggers()
     return [o for o in world._hash.query(x, y, 0.0, 0.0) if o.x <= x < o.x + o.w and o.y <= y < o.y + o.h]
 
@@ -86,9 +98,9 @@ def raycast(world, x0: float, y0: float, x1: float, y1: float, actors: bool = Fa
     ``actors``: actors count too. ``ignore``: a body, or bodies, never hit (the one casting the ray).
     On an exact tie tiles come first, then platforms, then actors, each in the order added.
     """
-    x0, y0 = _check.number("raycast", "x0", x0), _check.number("raycast", "y0", y0)
-    x1, y1 = _check.number("raycast", "x1", x1), _check.number("raycast", "y1", y1)
-    actors = _check.flag("raycast", "actors", actors)
+    x0, y0, x1, y1 = _numbers("raycast", ("x0", "y0", "x1", "y1"), (x0, y0, x1, y1))
+    if actors is not True and actors is not False:
+        actors = _check.flag("raycast", "actors", actors)
     skip = _ignored(ignore)
     dx, dy = x1 - x0, y1 - y0
     grid = world.grid
@@ -226,12 +238,21 @@ def _walk(grid, x0: float, y0: float, dx: float, dy: float, t: float, t_out: flo
     cy, ty = _next_line(y0, dy, t, ts)
     col = cx - 1 if dx > 0.0 else cx if dx < 0.0 else _floor(x0 / ts)
     row = cy - 1 if dy > 0.0 else cy if dy < 0.0 else _floor(y0 / ts)
+    sx, sy = (1 if dx > 0.0 else -1), (1 if dy > 0.0 else -1)
+    cols, rows, k = grid.cols, grid.rows, grid._k
+    plain = not (seam_x or seam_y)
     while True:
-        t_next = min(tx, ty, t_out)
+        t_next = tx if tx < ty else ty
+        if t_out < t_next:
+            t_next = t_out
         # one-way tops on the line just crossed (going down): row `row` is the one below it
         ways = _one_way_tops(grid, x0 + t * dx, row) if on_y and dy > 0.0 and t < 1.0 else ()
-        cells = [(col - 1, row), (col, row)] if seam_x else [(col, row - 1), (col, row)] if seam_y else [(col, row)]
-        entry = _enter_piece(grid, cells, x0, y0, dx, dy, t, t_next)
+        if plain and 0 <= col < cols and 0 <= row < rows and k[row * cols + col] in _OPEN:
+            entry = None  # (the usual cell: air)
+        else:
+            cells = [(col - 1, row), (col, row)] if seam_x else [(col, row - 1), (col, row)] if seam_y \
+                else [(col, row)]
+            entry = _enter_piece(grid, cells, x0, y0, dx, dy, t, t_next)
         if entry is not None and entry[0] == t:  # (it wins a tie with a one-way top: the segment goes on in it)
             return _solid_hit(grid, x0, y0, dx, dy, t, col, row, on_x, on_y, entry[1])
         if ways:  # the tile the segment goes on into, else the one whose top it just touched at an end
@@ -242,12 +263,18 @@ def _walk(grid, x0: float, y0: float, dx: float, dy: float, t: float, t_out: flo
         if t_next >= t_out:
             return None
         on_x, on_y = tx == t_next, ty == t_next
-        if on_x:
-            col += 1 if dx > 0.0 else -1
-            cx, tx = _next_line(x0, dx, t_next, ts)
+        if on_x:  # (each crossing from its own line, never summed: corners stay exact)
+            col += sx
+            cx += sx
+            tx = (cx * ts - x0) / dx
+            if tx <= t_next:
+                cx, tx = _next_line(x0, dx, t_next, ts)
         if on_y:
-            row += 1 if dy > 0.0 else -1
-            cy, ty = _next_line(y0, dy, t_next, ts)
+            row += sy
+            cy += sy
+            ty = (cy * ts - y0) / dy
+            if ty <= t_next:
+                cy, ty = _next_line(y0, dy, t_next, ts)
         t = t_next
 
 
