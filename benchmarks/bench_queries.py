@@ -8,7 +8,9 @@ crowd around any spot: a query should cost the same at every count), and *crowde
 fixed 100x40-tile map (more of them near every spot: the cost grows with what is near, like the loop's
 answer does). Each query is a box or point near a random actor (the typical "what is around me") and a
 200 px ray from one; the loop is ``[b for b in bodies if overlaps(...)]``, the least any query must do
-without a broadphase. Figures are µs per query, medians of alternating rounds (CPU time).
+without a broadphase. Figures are µs per query, medians of five passes (CPU time). Last, what
+keeping the hash current costs a step: ``world.step()`` with the crowd walking, and the time the first
+query after it spends re-reading the boxes of what moved (a world nobody queries never pays it).
 """
 
 from __future__ import annotations
@@ -87,6 +89,29 @@ def measure(count: int, spread: bool) -> dict[str, float]:
     }
 
 
+def upkeep(count: int, steps: int = 40) -> tuple[float, float]:
+    """(µs per world.step, µs the first query after it spends re-reading the boxes of what moved) with
+    ``count`` actors walking on the crowded map."""
+    world = make(count, False)
+    for i, a in enumerate(world.actors):
+        a.gravity_scale = 1.0
+        a.vx = 40.0 if i % 2 else -40.0
+    hero = world.actors[0]
+    step_us, flush_us = [], []
+    clock = time.process_time
+    for _ in range(steps):
+        t0 = clock()
+        world.step()
+        t1 = clock()
+        world.query_rect(hero.x - 27, hero.y - 25, 64, 64)  # re-reads what moved, then queries
+        t2 = clock()
+        world.query_rect(hero.x - 27, hero.y - 25, 64, 64)  # the query alone
+        t3 = clock()
+        step_us.append((t1 - t0) * 1e6)
+        flush_us.append(((t2 - t1) - (t3 - t2)) * 1e6)
+    return statistics.median(step_us), statistics.median(flush_us)
+
+
 def main() -> None:
     print(__doc__.split("\n")[0])
     print(f"{'layout':9s} {'actors':>6s} {'in box':>6s} {'query_rect':>10s} {'the loop':>9s} {'ratio':>6s} "
@@ -97,6 +122,11 @@ def main() -> None:
             print(f"{'spread' if spread else 'crowded':9s} {count:6d} {m['near']:6.1f} {m['rect']:10.2f} "
                   f"{m['loop']:9.2f} {m['rect'] / m['loop']:6.2f} {m['point']:11.2f} {m['ray']:8.2f} "
                   f"{m['ray_actors']:8.2f}")
+    print(f"\n{'actors':>6s} {'step':>9s} {'hash upkeep':>12s}   (µs per step, crowded map, all walking; the "
+          f"upkeep is paid by the first query after a step)")
+    for count in COUNTS:
+        step, flush = upkeep(count)
+        print(f"{count:6d} {step:9.1f} {flush:12.1f}")
 
 
 if __name__ == "__main__":

@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
-import os
 import pathlib
 import statistics
-import subprocess
 import sys
 import time
 import tracemalloc
 
 import numpy as np
+from bench_player_step import run_in_checkout
 
 COLS, ROWS, TS = 2000, 200, 16
 
@@ -85,12 +83,7 @@ def measure(repeats: int = 5) -> dict:
 
 def _run_in(root: str, repeats: int) -> dict:
     """``measure`` on the engine of another checkout, in a fresh process."""
-    here = str(pathlib.Path(__file__).parent)
-    code = (f"import json, sys; sys.path[:0] = [{root!r}, {here!r}]; import bench_tiles as b; "
-            f"print(json.dumps(b.measure({repeats})))")
-    env = dict(os.environ, PYTHONPATH=root)
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
+    return run_in_checkout(root, "bench_tiles", f"b.measure({repeats})")
 
 
 def main(argv: list[str]) -> None:

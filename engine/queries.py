@@ -391,22 +391,11 @@ def _enter_box(x0, y0, dx, dy, bx, by, bw, bh):
     (0, 0) when it starts strictly inside. Touching or grazing a face is no hit."""
     if bx < x0 < bx + bw and by < y0 < by + bh:
         return 0.0, _INSIDE, x0, y0
-    if dx == 0.0:
-        if not bx < x0 < bx + bw:
-            return None
-        nx_t, fx_t = -_inf, _inf
-    else:
-        nx_t, fx_t = (bx - x0) / dx, (bx + bw - x0) / dx
-        if nx_t > fx_t:
-            nx_t, fx_t = fx_t, nx_t
-    if dy == 0.0:
-        if not by < y0 < by + bh:
-            return None
-        ny_t, fy_t = -_inf, _inf
-    else:
-        ny_t, fy_t = (by - y0) / dy, (by + bh - y0) / dy
-        if ny_t > fy_t:
-            ny_t, fy_t = fy_t, ny_t
+    slab_x = _slab(x0, dx, bx, bx + bw)
+    slab_y = slab_x and _slab(y0, dy, by, by + bh)
+    if slab_y is None:
+        return None
+    (nx_t, fx_t), (ny_t, fy_t) = slab_x, slab_y
     enter, leave = max(nx_t, ny_t), min(fx_t, fy_t)
     if not (enter < leave and 0.0 <= enter < 1.0):
         return None
@@ -416,6 +405,14 @@ def _enter_box(x0, y0, dx, dy, bx, by, bw, bh):
         return enter, (-1.0 if dx > 0.0 else 1.0, 0.0), face, y0 + enter * dy
     face = by if dy > 0.0 else by + bh
     return enter, (0.0, -1.0 if dy > 0.0 else 1.0), x0 + enter * dx, face
+
+
+def _slab(p0: float, d: float, lo: float, hi: float):
+    """When the coordinate ``p0 + t*d`` is strictly between lo and hi: (from, to) in t, or None."""
+    if d == 0.0:
+        return (-_inf, _inf) if lo < p0 < hi else None
+    near, far = (lo - p0) / d, (hi - p0) / d
+    return (near, far) if near <= far else (far, near)
 
 
 def _enter_top(x0, y0, dx, dy, bx, by, bw):

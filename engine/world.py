@@ -2,9 +2,9 @@
 
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
-   did not leave where it is now (placed, teleported, resized, or a platform moved by hand) and found
-   inside solid geometry is moved to the nearest free spot within reach (a tile, or
-   half its size if larger), or reported squished;
+   did not leave where it is now (placed, teleported, resized, a platform moved by hand, or a tile it
+   overlaps edited with ``grid.set_tile``) and found inside solid geometry is moved to the nearest free
+   spot within reach (a tile, or half its size if larger), or reported squished;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
    reporting actors crushed against anything solid as squished;
@@ -12,7 +12,9 @@ Step order (``World.step``):
    plain Actor falls; each moves Y then X against tiles and platforms, then lands or snaps to the ground;
 4. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
 5. triggers, in the order added, against actors in the order added: enter / stay / exit.
-Same grid, feel and inputs give bit-identical states (``state_hash``).
+Same grid, feel and inputs give bit-identical states (``state_hash``). The spatial hash (``_spatial.py``)
+lists every actor, platform and trigger for the queries (``queries.py``) and the trigger pass; what a step
+moved is re-read at the first query after it.
 """
 
 from __future__ import annotations

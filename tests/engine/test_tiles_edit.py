@@ -160,6 +160,21 @@ def test_an_actor_whose_floor_is_removed_falls_at_the_next_step():
     assert crate.on_ground and crate.y == 64 - 10 and hero.y == 64 - 14
 
 
+def test_a_head_bump_breaks_a_block_as_the_readme_shows():
+    world = World(TileGrid.from_ascii("......\n......\n..#...\n......\n......\n######"))
+    hero = world.add(Character(35, 66))
+    broken = []
+    for i in range(60):
+        world.step(Buttons(jump=i < 20))
+        if any(c.normal == (0, 1) and c.kind == "solid" for c in hero.contacts):  # its head hit a ceiling
+            tile = world.tile_at(hero.x + hero.w / 2, hero.y - 1)  # the tile just above it
+            if tile.kind == TileKind.SOLID:
+                world.grid.set_tile(tile.col, tile.row, TileKind.EMPTY)
+                broken.append((tile.col, tile.row))
+    assert broken == [(2, 2)]
+    assert world.grid.kind_at(2, 2) == E and hero.on_ground
+
+
 def test_a_character_whose_floor_vanishes_still_has_coyote_time():
     world = World(TileGrid.from_ascii("......\n......\n######"))
     hero = world.add(Character(2, 18))
