@@ -124,7 +124,7 @@ class Snapshot:
         self.boxes = boxes  # each trigger's box, in ``triggers`` order
         self.extra = extra  # ((obj, values), ...) for bodies held outside the world
         self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt), ...) in the world's rope order
-        self.order = order  # the bodies in the world's spatial hash, in its order (queries return that order)
+        self.order = order  # (generation, bodies) of the world's spatial hash: its members in its order
         self.tiles = tiles  # (grid, its edited tiles): set_tile edits are state too
 
 
@@ -139,7 +139,8 @@ def take(world, extra=()) -> Snapshot:
     ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt)
                   for r in world.ropes)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
-                    held, ropes, tuple(world._hash.objects()), (world.grid, world.grid._edit_state()))
+                    held, ropes, (world._hash.generation, world._hash.ordered()),
+                    (world.grid, world.grid._edit_state()))
 
 
 def put(world, snap: Snapshot) -> None:
@@ -174,21 +175,27 @@ def put(world, snap: Snapshot) -> None:
             moved = True
     if moved:
         Trigger.moves += 1  # every world holding these triggers re-indexes them
-    _put_hash(world._hash, snap.order)
-    world._trigger_moves = Trigger.moves
+    _put_hash(world, snap)
     _put_ropes(world._rope_set, snap.ropes)
 
 
-def _put_hash(space, order) -> None:
-    """The spatial hash (derived state) brought up to date: each body moved to its restored box, or, when
-    membership or order changed, rebuilt in the snapshot's order."""
-    if tuple(space.objects()) == order:
-        for obj in order:
-            space.move(obj, obj.x, obj.y, obj.w, obj.h)
+def _put_hash(world, snap: Snapshot) -> None:
+    """The spatial hash (derived state) brought up to date: the restored bodies are re-read at the next
+    query (and the triggers at the next trigger pass: Trigger.moves), or, when its members or their order
+    changed since the snapshot, it is rebuilt in the snapshot's order."""
+    space = world._hash
+    generation, order = snap.order
+    if space.generation == generation:
+        pending = space.pending
+        for obj, _values in snap.bodies:
+            pending[obj] = None
+        for t in snap.triggers:
+            pending[t] = None
         return
     space.clear()
     for obj in order:
         space.insert(obj, obj.x, obj.y, obj.w, obj.h)
+    world._trigger_moves = Trigger.moves
 
 
 def _put_ropes(rope_set, saved) -> None:

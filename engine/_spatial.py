@@ -36,7 +36,8 @@ def _span(rng) -> int:
 class SpatialHash:
     """Objects in a uniform grid of ``cell`` px squares, looked up by box."""
 
-    __slots__ = ("_big", "_bounds", "_cells", "_next", "_order", "_where", "cell", "pending")
+    __slots__ = ("_big", "_bounds", "_cells", "_next", "_order", "_ordered", "_where", "cell", "generation",
+                 "pending")
 
     def __init__(self, cell: float = 64.0):
         self.cell = _check.size("SpatialHash", "cell", cell)  # px, side of a square cell
@@ -50,6 +51,8 @@ class SpatialHash:
         self._big: list = []  # objects spanning more than _BIG cells, in insertion order
         self._next = 0
         self.pending: dict = {}  # objects whose box changed (an ordered set): re-read at the next query
+        self.generation = 0  # bumped by every insert, remove and clear: same number, same objects in order
+        self._ordered = (0, ())  # (generation, the objects in order then), for ordered()
 
     def __len__(self) -> int:
         return len(self._where)
@@ -76,6 +79,7 @@ class SpatialHash:
         rng = self._checked_range("insert", x, y, w, h)
         self._order[obj] = self._next
         self._next += 1
+        self.generation += 1
         self._where[obj] = rng
         if self._bounds is not None:
             self._bounds[obj] = self._edges(rng)
@@ -131,10 +135,12 @@ class SpatialHash:
         self.pending.pop(obj, None)
         self._drop(obj, rng)
         del self._order[obj]
+        self.generation += 1
         if self._bounds is not None:
             del self._bounds[obj]
 
     def clear(self) -> None:
+        self.generation += 1
         self.pending.clear()
         if self._bounds is not None:
             self._bounds.clear()
@@ -212,6 +218,13 @@ class SpatialHash:
     def objects(self) -> list:
         """Everything stored, in insertion order."""
         return list(self._where)
+
+    def ordered(self) -> tuple:
+        """Everything stored, in insertion order, as a tuple (the same tuple until the next insert or
+        remove: cheap to keep, e.g. in a snapshot)."""
+        if self._ordered[0] != self.generation:
+            self._ordered = (self.generation, tuple(self._where))
+        return self._ordered[1]
 
     def cells_of(self, obj) -> tuple[int, int, int, int]:
         """The inclusive cell range ``(c0, r0, c1, r1)`` ``obj`` is listed under (for tests and debugging)."""
