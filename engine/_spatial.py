@@ -95,7 +95,11 @@ class SpatialHash:
                 if x0 < x <= x1 and e0 <= x + w < e1 and y0 < y <= y1 and f0 <= y + h < f1:
                     return
         cell = self.cell
-        rng = (_ceil(x / cell) - 1, _ceil(y / cell) - 1, _floor((x + w) / cell), _floor((y + h) / cell))
+        try:
+            rng = (_ceil(x / cell) - 1, _ceil(y / cell) - 1, _floor((x + w) / cell), _floor((y + h) / cell))
+        except (ValueError, OverflowError):  # NaN or inf (a box set by hand)
+            raise ValueError(f"SpatialHash.move: {obj!r} has the box {(x, y, w, h)!r}; positions and sizes must "
+                             f"be finite px") from None
         old = self._where.get(obj)
         if old == rng:
             return
@@ -155,9 +159,10 @@ class SpatialHash:
         once, in insertion order."""
         if self.pending:
             self.flush()
-        cell = self.cell
-        c0, r0 = _ceil(x / cell) - 1, _ceil(y / cell) - 1
-        c1, r1 = _floor((x + w) / cell), _floor((y + h) / cell)
+        try:
+            c0, r0, c1, r1 = self._range(x, y, w, h)
+        except (ValueError, OverflowError):
+            raise ValueError(f"SpatialHash.query: the box {(x, y, w, h)!r} must be finite px") from None
         cells = self._cells
         span = (c1 - c0 + 1) * (r1 - r0 + 1)
         if span > len(cells):  # a huge box: scan the occupied ranges instead of the empty cells

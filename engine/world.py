@@ -167,6 +167,7 @@ class World:
             p.prev_x, p.prev_y = p.x, p.y
             if p._seen != (p.x, p.y, p.w, p.h, p.one_way):
                 stale = True  # added, moved or resized by hand: actors under it are checked
+                self._check_box(p)
                 space.move(p, p.x, p.y, p.w, p.h)
         for a in self.actors:
             a.prev_x, a.prev_y = a.x, a.y
@@ -257,11 +258,7 @@ class World:
     def _unstick(self, a: Actor, squished: list) -> None:
         """An actor the engine did not leave where it is: check its numbers, then move it out of solid
         geometry to the nearest free spot within ``_unstick_reach``, or report it squished (pinned)."""
-        for name in ("x", "y", "w", "h"):
-            v = getattr(a, name)
-            if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
-                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
-                raise ValueError(f"{a!r}: {name} must be {what}, got {v!r}; set it (or use actor.teleport(x, y))")
+        self._check_box(a)
         x, y = a.x, a.y
         if _motion.depenetrate(self.grid, self.platforms, a, self._unstick_reach(a)):
             if (a.x, a.y) != (x, y):
@@ -270,6 +267,16 @@ class World:
             a._clear = (a.x, a.y, a.w, a.h)
         else:
             self._squish(a, squished)
+
+    @staticmethod
+    def _check_box(body) -> None:
+        """A body's x, y, w, h set by hand: finite numbers of px (sizes > 0), or a one-line error."""
+        for name in ("x", "y", "w", "h"):
+            v = getattr(body, name)
+            if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
+                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
+                fix = " (or use actor.teleport(x, y))" if isinstance(body, Actor) else ""
+                raise ValueError(f"{body!r}: {name} must be {what}, got {v!r}; set it{fix}")
 
     def _unstick_reach(self, actor: Actor) -> float:
         """px: how far a step may move an actor found inside solid geometry to a free spot: the larger of
