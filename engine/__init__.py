@@ -9,6 +9,7 @@ from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platfor
 from .geometry import Rect, lerp, overlaps
 from ._snapshot import Snapshot
 from .platforms import Path, Platform
+from .queries import RayHit, Tile
 from .ropes import Rope, RopeConfig
 from .tiles import Edges, GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
@@ -34,6 +35,7 @@ __all__ = [
     "Physics",
     "Platform",
     "Platforms",
+    "RayHit",
     "Rect",
     "Rope",
     "RopeConfig",
@@ -42,6 +44,7 @@ __all__ = [
     "StepResult",
     "TileGrid",
     "TileKind",
+    "Tile",
     "Touch",
     "Trigger",
     "TriggerEvent",

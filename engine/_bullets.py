@@ -211,9 +211,10 @@ def fly(grid, solids, targets, a, dx: float, dy: float, rest: float):
     """Move bullet ``a`` by (dx, dy) this step, swept (see the module docstring).
 
     ``targets``: the actors it may touch, as ``(actor, dx, dy, x0, y0)``: their motion this step and where
-    it started (none already touching the bullet). ``rest``: px/s, a rebound off a floor slower than this
-    slides instead. Records ``a.contacts``, ``on_ground`` and ``ground``; returns ``(actor, normal)`` for
-    the actor touched (the bullet stops there), or None.
+    it started (none already touching the bullet). ``rest``: px/s, a rebound slower than this off a floor
+    (off a ceiling when ``rest`` < 0: gravity pulling up) slides instead. Records ``a.contacts``,
+    ``on_ground`` and ``ground``; returns ``(actor, normal)`` for the actor touched (the bullet stops
+    there), or None.
     """
     a.contacts = []
     contacts = a.contacts
@@ -295,7 +296,7 @@ def _answer(a, n, rest: float) -> bool:
     into = a.vx * n[0] + a.vy * n[1]
     if into >= 0.0:
         return True  # (moving along or away already)
-    slide = e == 0.0 or (n[1] < 0.0 and -e * into < rest)
+    slide = e == 0.0 or (n[1] * rest < 0.0 and -e * into < abs(rest))  # (rest < 0: gravity pulls up)
     k = 1.0 if slide else 1.0 + e
     a.vx -= k * into * n[0]
     a.vy -= k * into * n[1]

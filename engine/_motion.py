@@ -549,9 +549,10 @@ def move(grid, platforms, a, dx: float, dy: float, drop: bool, skip=None, rest: 
 
 def rebound(grid, a, hit, rest: float) -> None:
     """The velocity after ``hit`` for an actor with ``bounce`` e (0..1): the part along the normal comes
-    back e times as fast (0 slides along, 1 mirrors); a rebound off a floor slower than ``rest`` px/s
-    stops (so a ball comes to rest instead of buzzing). On a slope's surface the normal is the surface's
-    own, so a ball bounces off a ramp at an angle."""
+    back e times as fast (0 slides along, 1 mirrors); a rebound slower than ``abs(rest)`` px/s off the
+    surface gravity presses on — a floor, or a ceiling when ``rest`` < 0 (gravity pulling up) — stops,
+    so a ball comes to rest instead of buzzing. On a slope's surface the normal is the surface's own, so
+    a ball bounces off a ramp at an angle."""
     e = a.bounce
     if not 0.0 <= e <= 1.0:
         raise ValueError(f"{a!r}: bounce must be between 0 and 1, got {e!r}")
@@ -561,7 +562,7 @@ def rebound(grid, a, hit, rest: float) -> None:
         return
     if ny > 0 or hit.kind != "slope" or hit.tile is None:
         back = -e * a.vy
-        a.vy = back if ny > 0 or -back > rest else 0.0
+        a.vy = back if ny * rest >= 0.0 or abs(back) > abs(rest) else 0.0
         return
     col, row = hit.tile  # a slope's surface: reflect about its normal
     i = row * grid.cols + col
@@ -569,7 +570,7 @@ def rebound(grid, a, hit, rest: float) -> None:
     norm = math.hypot(s, 1.0)
     nx, ny = -s / norm, -1.0 / norm
     into = a.vx * nx + a.vy * ny  # < 0: moving into the surface
-    if -e * into < rest:
+    if -e * into < rest:  # (a slope's surface is a floor: only gravity pulling down rests on it)
         a.vy = 0.0  # too slow to bounce: lands, keeping its run
         return
     a.vx -= (1.0 + e) * into * nx

@@ -32,7 +32,7 @@ class Step:
         self.platforms = platforms
         self.solids = solids  # platforms, then solid actors: what blocks a move
         self.crates = solids is not platforms  # are there solid actors?
-        self.space = space  # the world's SpatialHash: kept current for every body moved here
+        self.space = space  # the world's SpatialHash: every body moved here is marked pending in it
         self.squished: list = []  # actors, in the order they were squished
         self.events: list = []  # ActorEvent, in the order they happened
         self.pushes: set | None = None  # (actor, pusher) pairs already reported this step
@@ -98,8 +98,7 @@ def travel(st: Step, p, route, depth: int = 0) -> None:
             if sy != p.y:
                 shift(st, p, p.x, sy, depth)
         px, py = tx, ty
-    # (once: every query made on the way has a tile or more of margin, beyond a piece)
-    st.space.move(p, p.x, p.y, p.w, p.h)
+    st.space.pending[p] = None  # (re-read by the hash at its next query)
 
 
 def follow(st: Step, a, x0: float, y0: float) -> None:
@@ -187,5 +186,5 @@ def _push(st: Step, a, across: bool, target: float, can_step: bool, by, depth: i
             a.x, a.y = x0, y0
             travel(st, a, [(x1, y0), (x1, y1)], depth + 1)
         else:
-            st.space.move(a, a.x, a.y, a.w, a.h)
+            st.space.pending[a] = None
     return hit

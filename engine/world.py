@@ -2,9 +2,9 @@
 
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
-   did not leave where it is now (placed, teleported, resized, or a platform or solid actor moved by hand)
-   and found inside solid geometry is moved to the nearest free spot within reach (a tile, or half its
-   size if larger), or reported squished;
+   did not leave where it is now (placed, teleported, resized, a platform or solid actor moved by hand, or
+   a tile it overlaps edited with ``grid.set_tile``) and found inside solid geometry is moved to the
+   nearest free spot within reach (a tile, or half its size if larger), or reported squished;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
    reporting actors crushed against anything solid as squished (``_solids.py``);
@@ -17,7 +17,9 @@ Step order (``World.step``):
 6. touches: for each actor that touches a group, the actors of that group it overlaps or ran into, with
    the side it came from (``_touches.py``);
 7. triggers, in the order added, against actors in the order added: enter / stay / exit.
-Same grid, feel and inputs give bit-identical states (``state_hash``).
+Same grid, feel and inputs give bit-identical states (``state_hash``). The spatial hash (``_spatial.py``)
+lists every actor, platform and trigger for the queries (``queries.py``), the movers, bullets and touches
+and the trigger pass; what a step moved is re-read at the first query after it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _bullets, _check, _motion, _snapshot, _solids, _touches
+from . import _bullets, _check, _motion, _snapshot, _solids, _touches, queries
 from ._spatial import SpatialHash
 from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Trigger, TriggerEvent
 from .controller import control
@@ -75,6 +77,7 @@ class World:
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
         self._sensor_order: dict[Trigger, int] | None = None  # trigger -> index, rebuilt when triggers change
         self._trigger_moves = Trigger.moves  # Trigger.moves when the hash last saw the triggers' boxes
+        self._tiles_grid, self._tiles_seen = grid, grid.version  # the grid and its edits the actors were checked on
         self.steps = 0
 
     @staticmethod
@@ -137,8 +140,8 @@ class World:
             if obj.ground is not None and obj.ground.platform is not None:
                 obj.ground = None
             obj.drop_platform = None
-        elif isinstance(obj, Platform):
-            for a in self.actors:
+        if isinstance(obj, Platform) or isinstance(obj, Actor) and obj.solid:
+            for a in self.actors:  # what stood on it stands on nothing now
                 if a.ground is not None and a.ground.platform is obj:
                     a.ground, a.on_ground = None, False
                 if a.drop_platform is obj:
@@ -161,11 +164,14 @@ class World:
         by_actor = inputs is not None and inputs.__class__ is not Buttons and self._check_inputs(inputs)
         self.steps += 1
         grid, platforms, d, actors, space = self.grid, self.platforms, self._derived, self.actors, self._hash
+        if grid.version != self._tiles_seen or grid is not self._tiles_grid:
+            self._sync_tiles()
         stale = False
         for p in platforms:
             p.prev_x, p.prev_y = p.x, p.y
             if p._seen != (p.x, p.y, p.w, p.h, p.one_way):
                 stale = True  # added, moved or resized by hand: actors under it are checked
+                self._check_box(p)
                 space.move(p, p.x, p.y, p.w, p.h)
         special = False
         check = None  # the actors the engine did not leave where they are
@@ -187,7 +193,8 @@ class World:
                 self._unstick(a, st)
                 space.move(a, a.x, a.y, a.w, a.h)
 
-        for p in platforms:  # (the hash follows every body they move: _solids.py)
+        moved = space.pending  # (re-read by the hash at its next query: see _spatial.py)
+        for p in platforms:  # (what they carry and push is marked moved as it goes: _solids.py)
             _solids.move_platform(st, p, d.dt)
             p._seen = (p.x, p.y, p.w, p.h, p.one_way)
 
@@ -202,14 +209,18 @@ class World:
             if a.bullet:
                 continue  # moved after everything else (4.)
             was_grounded = a.on_ground
-            own = st.around(a, d.dt) if st.crates else platforms
+            blockers = st.around(a, d.dt) if st.crates else platforms
             x0, y0 = a.x, a.y
             if isinstance(a, Character):
                 if by_actor:
                     buttons = inputs.get(a, NO_BUTTONS)
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
-                did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, own)
+                if a._feel is None:
+                    did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, blockers)
+                else:  # its own feel, at the world's step rate
+                    feel, own = a._own_feel(self.feel.physics)
+                    did_jump, did_land, did_drop = control(a, buttons, feel, own, grid, blockers)
                 if did_jump:
                     jumped.append(a)
                 if did_land:
@@ -217,11 +228,11 @@ class World:
                 if did_drop:
                     dropped.append(a)
             else:
-                self._move_plain(a, d, own)
+                self._move_plain(a, d, blockers)
             if a.solid:
                 _solids.follow(st, a, x0, y0)
             a._clear = (a.x, a.y, a.w, a.h)
-            space.move(a, a.x, a.y, a.w, a.h)
+            moved[a] = None
             hits = a.contacts
             if (a.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
                 self._note(a, was_grounded, events)  # (not for the floor pressed on by a grounded actor)
@@ -276,7 +287,6 @@ class World:
     def _fly(self, bullets, st) -> None:
         """Move every bullet, swept (``_bullets.py``)."""
         d, grid, events = self._derived, self.grid, st.events
-        rest = d.fall_gravity * d.dt
         for b in bullets:
             if b.squished:
                 continue
@@ -286,9 +296,9 @@ class World:
             x, y = min(b.x, b.x + dx), min(b.y, b.y + dy)
             solids = st.blockers(b, x - 1.0, y - 1.0, b.w + abs(dx) + 2.0, b.h + abs(dy) + 2.0)
             targets = _bullets.targets(st.near, b, dx, dy, 2.0 * grid.tile_size) if b.touches else ()
-            _bullets.fly(grid, solids, targets, b, dx, dy, rest)
+            _bullets.fly(grid, solids, targets, b, dx, dy, d.fall_gravity * b._gravity_scale * d.dt)
             b._clear = (b.x, b.y, b.w, b.h)
-            st.space.move(b, b.x, b.y, b.w, b.h)
+            st.space.pending[b] = None
             if b.contacts or (b.on_ground and not was_grounded):
                 self._note(b, was_grounded, events)
 
@@ -310,14 +320,28 @@ class World:
                                 f"got {type(buttons).__name__} {buttons!r}")
         return True
 
+    def _sync_tiles(self) -> None:
+        """Tiles edited since the last step (``grid.set_tile``): every actor overlapping one is checked at
+        this step like one placed by hand (moved out of a new solid, or squished); a new grid checks all."""
+        grid = self.grid
+        changes = grid.changes_since(self._tiles_seen) if grid is self._tiles_grid else None
+        if changes is None:
+            for a in self.actors:
+                a._clear = None
+        else:
+            ts, query = grid.tile_size, self._hash.query
+            for col, row in dict.fromkeys(changes):
+                x, y = col * ts, row * ts
+                for a in query(x, y, ts, ts):
+                    if isinstance(a, Actor) and overlaps(x, y, ts, ts, a.x, a.y, a.w, a.h):
+                        a._clear = None
+        self._tiles_grid, self._tiles_seen = grid, grid.version
+
+
     def _unstick(self, a: Actor, st) -> None:
         """An actor the engine did not leave where it is: check its numbers, then move it out of solid
         geometry to the nearest free spot within ``_unstick_reach``, or report it squished (pinned)."""
-        for name in ("x", "y", "w", "h"):
-            v = getattr(a, name)
-            if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
-                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
-                raise ValueError(f"{a!r}: {name} must be {what}, got {v!r}; set it (or use actor.teleport(x, y))")
+        self._check_box(a)
         x, y = a.x, a.y
         reach = self._unstick_reach(a)
         pad = reach + self.grid.tile_size
@@ -329,6 +353,16 @@ class World:
             a._clear = (a.x, a.y, a.w, a.h)
         else:
             _solids.squish(st, a)
+
+    @staticmethod
+    def _check_box(body) -> None:
+        """A body's x, y, w, h set by hand: finite numbers of px (sizes > 0), or a one-line error."""
+        for name in ("x", "y", "w", "h"):
+            v = getattr(body, name)
+            if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
+                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
+                fix = " (or use actor.teleport(x, y))" if isinstance(body, Actor) else ""
+                raise ValueError(f"{body!r}: {name} must be {what}, got {v!r}; set it{fix}")
 
     def _unstick_reach(self, actor: Actor) -> float:
         """px: how far a step may move an actor found inside solid geometry to a free spot: the larger of
@@ -366,6 +400,24 @@ class World:
         if isinstance(actor, Character):
             actor.air_steps = 0
         return True
+
+    # -- queries (engine/queries.py) --------------------------------------------------------------------
+    def tile_at(self, x: float, y: float) -> queries.Tile:
+        """The tile ``(col, row, kind)`` holding the point (px); EMPTY off the map."""
+        return queries.tile_at(self.grid, x, y)
+
+    def query_rect(self, x: float, y: float, w: float, h: float) -> list:
+        """Actors, platforms and triggers strictly overlapping the box, in the order added."""
+        return queries.query_rect(self, x, y, w, h)
+
+    def query_point(self, x: float, y: float) -> list:
+        """Actors, platforms and triggers holding the point, in the order added."""
+        return queries.query_point(self, x, y)
+
+    def raycast(self, x0: float, y0: float, x1: float, y1: float, actors: bool = False,
+                ignore=None) -> queries.RayHit | None:
+        """The first tile, wall, platform (or, with ``actors``, actor) the segment enters, or None."""
+        return queries.raycast(self, x0, y0, x1, y1, actors, ignore)
 
     # -- triggers --------------------------------------------------------------------------------------
     def _sync_triggers(self) -> None:
@@ -412,11 +464,15 @@ class World:
         """Gravity on a plain actor over one step: updates ``vy``, returns the step's dy (exact for constant
         gravity)."""
         vy = a.vy
-        if a.gravity:
-            # rising under the jump's gravity, falling under the heavier one: a hop has the player's arc;
-            # a bouncing body has one gravity both ways, so bounce 1 comes back to where it fell from
+        scale = a._gravity_scale
+        # rising against gravity, the feel's rising gravity, then the falling one: a hop has the player's
+        # arc; a bouncing body has the falling one both ways, so bounce 1 comes back to where it fell from
+        if scale > 0.0:
             g = d.gravity if vy < 0.0 and not a.bounce else d.fall_gravity
-            vy_new = min(vy + g * d.dt, self.feel.fall.max_speed)
+            vy_new = min(vy + g * scale * d.dt, self.feel.fall.max_speed)
+        elif scale < 0.0:  # pulled up: the same, mirrored
+            g = d.gravity if vy > 0.0 and not a.bounce else d.fall_gravity
+            vy_new = max(vy + g * scale * d.dt, -self.feel.fall.max_speed)
         else:
             vy_new = vy
         a.vy = vy_new
@@ -428,7 +484,8 @@ class World:
         vy0 = a.vy
         dy = self._fall(a, d)
         was_grounded = a.on_ground
-        _hit, x_before = _motion.move(grid, solids, a, a.vx * d.dt, dy, False, None, d.fall_gravity * d.dt, vy0)
+        rest = d.fall_gravity * a._gravity_scale * d.dt  # px/s: a slower rebound off a floor stops
+        _hit, x_before = _motion.move(grid, solids, a, a.vx * d.dt, dy, False, None, rest, vy0)
         _motion.land(grid, solids, a, was_grounded, a.x - x_before)
 
     # -- state -----------------------------------------------------------------------------------------
@@ -451,7 +508,7 @@ class World:
         for a in self.actors:
             g = a.ground
             h.update(type(a).__name__.encode())
-            h.update(pack("<6d3?", a.x, a.y, a.w, a.h, a.vx, a.vy, a.on_ground, a.gravity, a.snap))
+            h.update(pack("<7d2?", a.x, a.y, a.w, a.h, a.vx, a.vy, a._gravity_scale, a.on_ground, a.snap))
             h.update(pack("<2?d2Q", a.solid, a.bullet, a.bounce, a.group, a.touches))
             h.update(pack("<2q", which(a.drop_platform), -3 if g is None else which(g.platform)))
             if g is not None:
@@ -461,6 +518,8 @@ class World:
                 since = -1 if a.since_press is None else a.since_press
                 h.update(pack("<4q?", a.facing, a.air_steps, since, a.drop_left, a.jumping))
                 h.update(pack("<5?", *a.held))
+                if a._feel is not None:
+                    h.update(repr(a._feel).encode())
         for p in self.platforms:
             path = p.path
             h.update(pack("<9d?", p.x, p.y, p.w, p.h, *p.state()[2:], p.one_way))
@@ -474,15 +533,17 @@ class World:
         return h.hexdigest()
 
     def clone(self, triggers: bool = True) -> World:
-        """An independent copy sharing the immutable grid and the bodies' ``data`` (for previews).
+        """An independent copy (its own copy of the grid) sharing the bodies' ``data`` (for previews).
 
         ``triggers=False`` leaves the sensors out: cheaper, and they never move anything.
         """
-        memo = {id(self.grid): self.grid}
+        memo = {}  # (the grid is copied: tile edits in one do not show in the other)
         for t in self.triggers:
             memo[id(t.data)] = t.data
         for p in self.platforms:
             memo[id(p.data)] = p.data
+        for a in self.actors:
+            memo[id(a.data)] = a.data
         if not triggers:
             saved = (self.triggers, self._inside, self._sensor_order, self._members, self._hash)
             self.triggers, self._inside, self._sensor_order = [], set(), None

@@ -136,6 +136,20 @@ def test_a_platform_pushes_a_crate_and_crushes_it_against_a_wall():
     assert box in crushed and box.x + box.w <= 368.0
 
 
+def test_removing_a_crate_drops_what_stood_on_it():
+    w = World(TileGrid.from_ascii(ROOM))
+    box = w.add(crate(100, 80))
+    hero = w.add(Character(103, 40))
+    for _ in range(40):
+        w.step()
+    assert hero.ground.platform is box
+    w.remove(box)
+    assert hero.ground is None and not hero.on_ground
+    for _ in range(30):
+        w.step()
+    assert hero.on_ground and hero.ground.kind == "solid" and hero.y + hero.h == FLOOR
+
+
 def test_a_bullet_stops_at_a_crate():
     w = World(TileGrid.from_ascii(ROOM))
     box = w.add(crate(200, 80))
