@@ -77,6 +77,19 @@ def test_a_partly_elastic_ball_loses_height_each_bounce_then_rests():
         assert ball.y == y and ball.on_ground
 
 
+def test_a_ball_falling_upward_rests_against_the_ceiling():
+    w = World(TileGrid.from_ascii(BOX.replace("#..........................#", "############################", 1)))
+    ball = w.add(Actor(200, 100, 8, 8, bounce=0.6, gravity_scale=-1.0))
+    rebounds = 0
+    for _ in range(600):
+        w.step()
+        rebounds += ball.ceiling is not None and ball.vy > 0.0
+    assert rebounds >= 3 and ball.y == 16.0 and ball.vy == 0.0  # bounced down a few times, then rests
+    for _ in range(30):
+        w.step()
+        assert ball.y == 16.0
+
+
 @pytest.mark.parametrize(("slope", "bounce", "up"), [("/", 1.0, False), ("p", 0.8, True)])
 def test_a_ball_dropped_on_a_ramp_bounces_off_its_surface(slope, bounce, up):
     grid = TileGrid.from_ascii(BOX.replace("#..........................#\n############################",
