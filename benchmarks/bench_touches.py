@@ -20,6 +20,7 @@ import statistics
 import time
 
 from engine import Actor, TileGrid, World, _touches
+from engine._solids import FEW
 
 PLAYER, ENEMY = 1, 2
 DENSITY = 1 / 2000.0  # actors per px^2 of open space: a crowded level
@@ -76,16 +77,17 @@ def touch_figures(count: int, repeats: int) -> tuple[float, float, float, int]:
     """(µs per touch pass over the hash, µs by every pair, µs per whole step, touches found)."""
     world = scene(count)
     touchers = [a for a in world.actors if a.touches]
-    from engine._solids import Step  # the world's own broadphase view: actors near a box
 
-    near = Step(world.grid, world.actors, world.platforms, world.platforms, world._hash).near
-    ours = sorted((id(t.actor), id(t.other)) for t in _touches.find(touchers, near))
+    def touch_pass():
+        return _touches.find(touchers, world.actors, world._hash, FEW)
+
+    ours = sorted((id(t.actor), id(t.other)) for t in touch_pass())
     theirs = sorted((id(a), id(b)) for a, b in brute_force(world.actors))
     assert ours == theirs, "the touch pass and brute force disagree"
     calls = max(1, 2000 // count)
     hashed, pairs, steps = [], [], []
     for _ in range(repeats):
-        hashed.append(cpu(lambda: _touches.find(touchers, near), calls))
+        hashed.append(cpu(touch_pass, calls))
         pairs.append(cpu(lambda: brute_force(world.actors), max(1, calls // 10) if count >= 1000 else calls))
         steps.append(cpu(world.step, max(1, calls // 4)))
     med = statistics.median

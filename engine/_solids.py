@@ -18,7 +18,7 @@ from .geometry import overlaps, place_before
 
 PUSH_STEP = 4.0  # px: the largest piece a mover advances by
 _DEPTH = 8  # solids carried by solids: at most this deep
-_FEW = 24  # actors: up to this many, a broadphase query costs more than testing them all
+FEW = 24  # actors: up to this many, a broadphase query costs more than testing them all
 
 
 class Step:
@@ -40,7 +40,7 @@ class Step:
     def near(self, x: float, y: float, w: float, h: float) -> list:
         """The actors whose cells meet the box (a broadphase: test the exact overlap), as added. In a
         world of a few actors, all of them: testing them costs less than the query."""
-        if len(self.actors) <= _FEW:
+        if len(self.actors) <= FEW:
             return self.actors
         return [o for o in self.space.query(x, y, w, h) if isinstance(o, Actor)]
 
@@ -120,7 +120,7 @@ def shift(st: Step, p, nx: float, ny: float, depth: int = 0) -> None:
     top, left, right = y, x, x + w
     p.x, p.y = nx, ny
     one_way = p.one_way
-    near = st.actors if len(st.actors) <= _FEW else \
+    near = st.actors if len(st.actors) <= FEW else \
         st.near(min(x, nx), min(y, ny) - _motion.EPS, w + abs(dx), h + abs(dy) + 2 * _motion.EPS)
     for a in near:
         if a is p or a.squished:

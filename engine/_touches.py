@@ -9,7 +9,7 @@ each other, each reports the other.
 
 from __future__ import annotations
 
-from .bodies import Touch
+from .bodies import Actor, Touch
 
 _EPS = 1e-6  # px: "at or above" slack for the previous positions
 _SIDE = {(0, -1): "top", (0, 1): "bottom", (-1, 0): "left", (1, 0): "right"}  # contact normal -> side of other
@@ -31,14 +31,18 @@ def side(a, b) -> str:
     return "inside"
 
 
-def find(actors, near) -> list:
-    """Every actor's touches this step, by actor as added. ``near(x, y, w, h)``: the actors that may be
-    in a box (a broadphase), in the order added."""
+def find(touchers, actors, space, few: int) -> list:
+    """Every toucher's touches this step, by actor as added. ``actors``: the world's, as added; ``space``:
+    its SpatialHash (the broadphase: a world of at most ``few`` actors just tests them all)."""
     found = []
-    for a in actors:
+    small = len(actors) <= few
+    if not small:
+        if space.pending:
+            space.flush()
+        near = space.near
+    order = None  # actor -> its place in ``actors``, built the first time a toucher meets two or more
+    for a in touchers:
         mask = a.touches
-        if not mask:
-            continue
         met = None
         for c in a.contacts:
             o = c.other
@@ -46,8 +50,18 @@ def find(actors, near) -> list:
                 found.append(Touch(a, o, _SIDE[c.normal]))
                 met = [o] if met is None else met + [o]
         ax, ay, aw, ah = a.x, a.y, a.w, a.h
-        for b in near(ax, ay, aw, ah):
-            if mask & b.group and b is not a and ax < b.x + b.w and b.x < ax + aw and ay < b.y + b.h \
-                    and b.y < ay + ah and (met is None or b not in met):
-                found.append(Touch(a, b, side(a, b)))
+        hits = None
+        for b in actors if small else near(ax, ay, aw, ah):  # (near: any order, maybe twice, any body)
+            if b is not a and isinstance(b, Actor) and mask & b.group and ax < b.x + b.w and b.x < ax + aw \
+                    and ay < b.y + b.h and b.y < ay + ah and (met is None or b not in met):
+                if hits is None:
+                    hits = [b]
+                elif b not in hits:
+                    hits.append(b)
+        if hits is not None:
+            if len(hits) > 1 and not small:
+                if order is None:
+                    order = {o: i for i, o in enumerate(actors)}
+                hits.sort(key=order.__getitem__)
+            found += [Touch(a, b, side(a, b)) for b in hits]
     return found

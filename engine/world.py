@@ -187,7 +187,8 @@ class World:
             solids, bullets, touchers, moved = self._roles()
             if moved:
                 check = actors  # a solid actor moved by hand: every actor is checked
-        st = _solids.Step(grid, actors, platforms, solids, space)
+        # what the step collects as it goes (a world of plain actors on tiles needs none of it)
+        st = _solids.Step(grid, actors, platforms, solids, space) if platforms or special or check else None
         if check:
             for a in check:
                 self._unstick(a, st)
@@ -199,7 +200,7 @@ class World:
             p._seen = (p.x, p.y, p.w, p.h, p.one_way)
 
         jumped, landed, dropped = [], [], []
-        events = st.events
+        events = st.events if st is not None else []
         for a in actors:
             if a.squished:  # pinned: crushed this step
                 a.contacts = []
@@ -209,7 +210,7 @@ class World:
             if a.bullet:
                 continue  # moved after everything else (4.)
             was_grounded = a.on_ground
-            blockers = st.around(a, d.dt) if st.crates else platforms
+            blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
             x0, y0 = a.x, a.y
             if isinstance(a, Character):
                 if by_actor:
@@ -241,9 +242,10 @@ class World:
             self._fly(bullets, st)
         if self.ropes:
             self._rope_set.step(grid, actors, d)
-        touches = _touches.find(touchers, st.near) if touchers else []
+        touches = _touches.find(touchers, actors, space, _solids.FEW) if touchers else []
         sensed = self._sense() if self.triggers else []
-        return StepResult(self.steps, sensed, st.squished, jumped, landed, dropped, events, touches)
+        squished = st.squished if st is not None else []
+        return StepResult(self.steps, sensed, squished, jumped, landed, dropped, events, touches)
 
     def _roles(self):
         """The solids (platforms, then solid actors in the order added), the bullets and the actors that
