@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from engine import Actor
 
-__all__ = ["HERO", "ENEMY", "SHOT", "Enemies", "Puff", "route_position"]
+__all__ = ["HERO", "ENEMY", "SHOT", "Enemies", "Puff", "launch", "route_position"]
 
 HERO, ENEMY, SHOT = 1, 2, 4  # touch groups (bits): the player, enemies, bullets
 LEDGE_PROBE = 0.5  # px beyond the distance of one step that a walker looks for ground ahead
@@ -226,7 +226,7 @@ class Enemies:
         for a in stomped:
             self.kill(a, step)
         if stomped:
-            bounce(player, self.world._derived.takeoff_speed)
+            launch(player, self.world._derived.takeoff_speed, jump=True)
             hit = None
         return [a.name for a in stomped], hit
 
@@ -243,10 +243,12 @@ class Enemies:
         return [e.actor for e in self.all]
 
 
-def bounce(player, speed: float) -> None:
-    """Send the player up at ``speed`` px/s as a jump: holding jump keeps it, releasing cuts it."""
-    player.vy = -speed
-    player.jumping = True
-    player.on_ground, player.ground = False, None
-    player.air_steps = NEVER
-    player.since_press = None
+def launch(body, speed: float, jump: bool = False) -> None:
+    """Send ``body`` up at ``speed`` px/s off whatever it stands on. ``jump``: a Character's rise is a jump
+    (releasing jump cuts it, holding it keeps it); otherwise nothing cuts it short (a spring)."""
+    body.vy = -speed
+    body.on_ground, body.ground = False, None
+    if hasattr(body, "jumping"):  # a Character: no coyote jump, no buffered jump off the launch
+        body.jumping = jump
+        body.air_steps = NEVER
+        body.since_press = None

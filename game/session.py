@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, World
 
 from .enemies import ENEMY, HERO, SHOT, Enemies
+from .hazards import Hazards
 from .levelfile import COIN_POINT_SIZE, Area, LevelData
 
 __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
@@ -91,7 +92,8 @@ class Session:
                       touches=ENEMY | SHOT))
         self.world.settle(self.player)  # a spawn drawn a little into or above the floor still stands
         self.enemies = Enemies(self.world, level)
-        self.parts = (self.enemies,)  # the level objects' rules: state() / set_state() / reset()
+        self.hazards = Hazards(self.world, level)
+        self.parts = (self.enemies, self.hazards)  # the level objects' rules: state() / set_state() / reset()
         # Trigger order is event order within a step (see the module docstring).
         for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
                             ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
@@ -150,6 +152,9 @@ class Session:
             if hitter is not None:
                 killer = hitter
         self.enemies.after_step(result, self.steps)
+        sprung, shot = self.hazards.after_step(result, None if self.dead else p)
+        out.extend(self._event("spring", name) for name in sprung)
+        killer = killer or shot
         for ev in result.triggers:
             if ev.actor is not p:
                 continue
@@ -232,7 +237,7 @@ class Session:
     STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
                     "_dead_left", "_clock")
     STATE_CONTAINERS = ("collected", "events", "_inside")
-    STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies")  # (snapshotted apart)
+    STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
     def snapshot(self) -> SessionSnapshot:
