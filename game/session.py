@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, World
 
+from .blocks import Blocks
 from .enemies import ENEMY, HERO, SHOT, Enemies
 from .hazards import Hazards
 from .levelfile import COIN_POINT_SIZE, Area, LevelData
@@ -93,7 +94,8 @@ class Session:
         self.world.settle(self.player)  # a spawn drawn a little into or above the floor still stands
         self.enemies = Enemies(self.world, level)
         self.hazards = Hazards(self.world, level)
-        self.parts = (self.enemies, self.hazards)  # the level objects' rules: state() / set_state() / reset()
+        self.blocks = Blocks(self.world, level)
+        self.parts = (self.enemies, self.hazards, self.blocks)  # level objects: state(), set_state(), reset()
         # Trigger order is event order within a step (see the module docstring).
         for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
                             ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
@@ -155,6 +157,14 @@ class Session:
         sprung, shot = self.hazards.after_step(result, None if self.dead else p)
         out.extend(self._event("spring", name) for name in sprung)
         killer = killer or shot
+        fell, broke = self.blocks.after_step(result, None if self.dead else p)
+        out.extend(self._event("crumble", c.name) for c in fell)
+        for block in broke:
+            out.append(self._event("break", block.name))
+            if block.coin:
+                out.append(self._event("coin", block.name))
+        if broke:
+            self._count_coins()
         for ev in result.triggers:
             if ev.actor is not p:
                 continue
@@ -176,7 +186,7 @@ class Session:
             elif kind == "coin":
                 if area.id not in self.collected:
                     self.collected.add(area.id)
-                    self.coins = len(self.collected)
+                    self._count_coins()
                     out.append(self._event("coin", area.name))
             elif kind == "goal":
                 goal = goal or area
@@ -195,6 +205,14 @@ class Session:
             self._die("", out)
         self.events.extend(e for e in out if e.type in CONTRACT_EVENTS)
         return out
+
+    def _count_coins(self) -> None:
+        self.coins = len(self.collected) + self.blocks.coins
+
+    @property
+    def coins_total(self) -> int:
+        """Coins the level holds: its coin objects and the breakable blocks hiding one."""
+        return len(self.level.coins) + sum(1 for b in self.level.breakables if b.coin)
 
     def _event(self, kind: str, name: str) -> GameEvent:
         return GameEvent(self.steps, kind, name or "")
@@ -237,7 +255,8 @@ class Session:
     STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
                     "_dead_left", "_clock")
     STATE_CONTAINERS = ("collected", "events", "_inside")
-    STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards")  # (snapshotted apart)
+    STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
+                  "blocks")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
     def snapshot(self) -> SessionSnapshot:
