@@ -35,6 +35,7 @@ from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, Worl
 from .blocks import Blocks
 from .enemies import ENEMY, HERO, SHOT, Enemies
 from .hazards import Hazards
+from .vines import Vines
 from .levelfile import COIN_POINT_SIZE, Area, LevelData
 
 __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
@@ -95,7 +96,9 @@ class Session:
         self.enemies = Enemies(self.world, level)
         self.hazards = Hazards(self.world, level)
         self.blocks = Blocks(self.world, level)
-        self.parts = (self.enemies, self.hazards, self.blocks)  # level objects: state(), set_state(), reset()
+        self.vines = Vines(self.world, level)
+        # the level objects, each with state(), set_state() and reset() (on a respawn)
+        self.parts = (self.enemies, self.hazards, self.blocks, self.vines)
         # Trigger order is event order within a step (see the module docstring).
         for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
                             ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
@@ -131,6 +134,7 @@ class Session:
         self._clock = (self._clock[0], self._clock[1] + 1)
         out: list[GameEvent] = []
         p = self.player
+        self.vines.before_step()
         if self.dead:
             p.held = buttons  # the buttons keep being read: a jump held through a death is no new press
             if self._dead_left > 0:
@@ -256,7 +260,7 @@ class Session:
                     "_dead_left", "_clock")
     STATE_CONTAINERS = ("collected", "events", "_inside")
     STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
-                  "blocks")  # (snapshotted apart)
+                  "blocks", "vines")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
     def snapshot(self) -> SessionSnapshot:
