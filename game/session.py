@@ -81,7 +81,9 @@ class Session:
     def __init__(self, level: LevelData, feel: FeelConfig | None = None):
         self.level = level
         self.feel = feel or FeelConfig()
-        self.world = World(level.grid, feel=self.feel)
+        # crumbling and breaking blocks edit the tiles: each session edits its own copy of the level's grid
+        grid = level.grid.copy() if level.crumbles or level.breakables else level.grid
+        self.world = World(grid, feel=self.feel)
         self.platforms: dict[int, Platform] = {}  # PlatformSpec id -> engine Platform
         for spec in level.platforms:
             path = Path(spec.points, speed=spec.speed, mode="ping-pong", wait=spec.wait)
