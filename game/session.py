@@ -155,11 +155,11 @@ class Session:
 
         goal = killer = None
         if not self.dead:
-            stomped, hitter = self.enemies.meet(result.touches, p, self.steps)
+            stomped, hitter = self.enemies.meet(result.touches, p, self.world.steps)
             out.extend(self._event("stomp", name) for name in stomped)
             if hitter is not None:
                 killer = hitter
-        self.enemies.after_step(result, self.steps)
+        self.enemies.after_step(result, self.world.steps)
         sprung, shot = self.hazards.after_step(result, None if self.dead else p)
         out.extend(self._event("spring", name) for name in sprung)
         killer = killer or shot
