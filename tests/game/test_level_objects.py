@@ -76,3 +76,22 @@ def test_a_snapshot_keeps_bullets_crumbles_broken_blocks_and_dead_enemies():
     s.world.grid.set_tile(10, 6, 0)
     s.restore(snap)
     assert (len(s.hazards.bullets), s.enemies.alive, s.world.grid.digest(), s.state_hash()) == before
+
+
+def test_the_demo_tour_meets_every_kind_through_the_headless_cli():
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = MAPS.parents[1]
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-m", "game", "--headless", "--level", MAPS / "objects_demo.tmx",
+                           "--inputs", MAPS / "objects_demo_tour.txt"], capture_output=True, text=True, cwd=root,
+                          env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    seen = [(e["type"], e["name"]) for e in out["events"]]
+    assert ("stomp", "goomba") in seen and ("stomp", "ledge walker") in seen and ("spring", "boing") in seen
+    assert [t for t, _ in seen].count("crumble") == 3 and [t for t, _ in seen].count("break") == 3
+    assert ("coin", "brick") in seen and out["coins"] == 2 and out["completed"] and out["deaths"] == 0
