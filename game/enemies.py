@@ -122,6 +122,17 @@ class Enemies:
             if self.alive[i]:
                 self._start(i)
 
+    def put(self, i: int, spec) -> None:
+        """Enemy ``i`` starts over as ``spec`` (an EnemySpec: where, which kind, how it moves), alive."""
+        e = self.all[i]
+        e.spec = spec
+        e.actor.w, e.actor.h = spec.w, spec.h
+        e.actor.gravity_scale = 0.0 if spec.kind == "flyer" else 1.0
+        if not self.alive[i]:
+            self.alive[i] = True
+            self.world.add(e.actor)
+        self._start(i)
+
     def kill(self, actor: Actor, step: int) -> None:
         i = self._index[actor]
         if not self.alive[i]:

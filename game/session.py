@@ -111,7 +111,7 @@ class Session:
                     w = h = COIN_POINT_SIZE
                 if kind == "checkpoint":  # its whole column, from well above the map to below it
                     y, h = -level.height - CHECKPOINT_REACH, 3 * level.height + 2 * CHECKPOINT_REACH
-                self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area)))
+                self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area), senses=HERO))
 
         self.steps = 0
         self._clock = (0.0, 0)  # (s before the current step rate, steps since): exact steps / hz at one rate
