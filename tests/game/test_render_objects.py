@@ -6,25 +6,15 @@ from pathlib import Path
 
 import numpy as np
 import pygame
-import pytest
 
 from game.camera import View
 from game.inputscript import read_script
 from game.levelfile import load_level
 from game.render.objects import BlockTiles, draw_level_objects, enemy_pose
-from game.render.sprites import Art
 from game.render.tilemap import MapRenderer
 from game.session import Session
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
-
-
-@pytest.fixture(scope="module")
-def art():
-    pygame.display.init()
-    pygame.display.set_mode((1, 1))
-    yield Art()
-    pygame.display.quit()
 
 
 def drawn_at(art, session, box, view) -> int:
