@@ -216,3 +216,16 @@ def test_a_walker_never_walks_off_an_edge_on_any_floor(case):
     for _ in range(240):
         enemies.after_step(world.step(), world.steps)
         assert a.on_ground and a.y == row * ts - h, (a, text)
+
+
+def test_a_walker_rides_a_moving_platform_and_turns_at_its_ends(write_map):
+    level = "\n".join(["." * 20] * 5 + [".P" + "." * 18, "#" * 20])
+    lift = ('<object id="ID" name="lift" type="platform" x="96" y="48" width="48" height="8"><properties>'
+            '<property name="dx" type="float" value="96"/><property name="speed" type="float" value="30"/>'
+            '</properties></object>')
+    s = Session(load_level(write_map("lift.tmx", level, [lift, enemy("rider", "walker", 120, 48, "right")])))
+    a, platform = s.enemies.all[0].actor, next(iter(s.platforms.values()))
+    for _ in range(900):
+        s.step(NONE)
+        assert a.on_ground and a.ground.platform is platform and a.y == 36.0
+        assert platform.x - 0.5 <= a.x <= platform.x + platform.w - a.w + 0.5
