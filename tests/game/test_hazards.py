@@ -148,3 +148,15 @@ def test_a_spring_apex_is_its_height_within_a_pixel_under_any_feel(write_map, ju
                 break
     assert launched == 392.0
     assert launched - apex_y == pytest.approx(round(height, 3), abs=1.0)
+
+
+def test_a_bullet_that_leaves_the_map_is_gone(write_map):
+    gun = obj("turret", "sky gun", 120, 40, direction="up", period=2, speed=400)  # the map's top is open
+    s = Session(load_level(write_map("up.tmx", GALLERY, [gun])))
+    first = None
+    for _ in range(30):
+        s.step(NONE)
+        if first is None and s.hazards.bullets:
+            first = s.hazards.bullets[0]
+    assert first is not None and first not in s.hazards.bullets and first not in s.world.actors
+    assert first.y < -40  # it flew off the top, nothing stopped it
