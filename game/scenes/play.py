@@ -232,11 +232,11 @@ class PlayScene(Scene):
         elif kind == "stomp":
             self.squash.jump()
             fx.land_dust(*feet, 1.0)
-            sfx("land")
+            sfx("stomp")
         elif kind == "spring":
             self.squash.jump()
             fx.jump_dust(*feet)
-            sfx("jump")
+            sfx("spring")
         elif kind in ("break", "crumble"):
             blocks, step = s.blocks, s.world.steps
             for spec, when in [*zip(blocks.breakables, blocks.broken, strict=True),
@@ -247,7 +247,7 @@ class PlayScene(Scene):
                         fx.sparkle(spec.x + spec.w / 2, spec.y - 4, 14)
             if kind == "break":
                 self.camera.shake(2, 0.12)
-                sfx("land")
+            sfx(kind)
         elif kind == "checkpoint":
             if s.checkpoint is not None:
                 self.reached.add(s.checkpoint.id)
