@@ -108,7 +108,7 @@ class Enemies:
         spec = e.spec
         a.teleport(spec.x, spec.y)
         self.facing[i] = spec.facing
-        self.hop_left[i] = self._hop_steps(spec)
+        self.hop_left[i] = self.hop_steps(spec)
         self.epoch[i] = self.world.steps
         if spec.kind == "walker":
             a.vx = spec.facing * spec.speed
@@ -245,9 +245,10 @@ class Enemies:
         a.vy = -v
         a.vx = self.facing[i] * spec.speed
         a.on_ground, a.ground = False, None
-        self.hop_left[i] = self._hop_steps(spec)
+        self.hop_left[i] = self.hop_steps(spec)
 
-    def _hop_steps(self, spec) -> int:
+    def hop_steps(self, spec) -> int:
+        """Steps a hopper sits between two hops."""
         return max(1, round(spec.hop_period / self.world.dt))
 
     def _steer(self, i: int) -> None:
