@@ -6,18 +6,25 @@ sounds and particles from them, the CLI writes them as JSON.
 
 Rules (one fixed step each call):
 - The player is a ``PLAYER_W`` x ``PLAYER_H`` engine Character, feet centred on the spawn point.
-- Death: touching a ``hazard``, being squished by a moving platform, or the top of the box going below
-  the map's bottom edge. The player is then removed from the world and frozen for ``DEATH_STEPS``
-  steps (inputs ignored, platforms keep moving); on the next step it reappears standing at the respawn
+- Death: touching a ``hazard``, touching an enemy other than by landing on it, a turret's bullet, being
+  squished by a moving platform, or the top of the box going below the map's bottom edge. The player is
+  then removed from the world and frozen for ``DEATH_STEPS`` steps (inputs ignored, platforms keep
+  moving); on the next step it reappears standing at the respawn
   point with zero velocity (that step also ignores inputs) -- 21 steps after the death step.
 - Respawn point: the bottom-centre of the last checkpoint reached, else the spawn point. A checkpoint is
   reached by entering its column -- its x span at any height, so jumping over the flag or passing high
   above it counts; reaching one that is not the current one moves the respawn point there (a
   ``checkpoint`` event).
 - Coins are collected once each; a collected coin stays collected after a death.
+- The level objects live in their own modules, each a "part" with ``after_step`` rules, ``state()`` /
+  ``set_state()`` for snapshots and ``reset()`` on a respawn: ``enemies.py`` (stomps and hits),
+  ``hazards.py`` (turrets, bullets, springs), ``blocks.py`` (crumble, breakable), ``vines.py``. On a
+  respawn what the player destroyed stays destroyed (stomped enemies, broken blocks, their coins) and
+  what moves starts over (living enemies at their start, no bullets, fallen crumbles back).
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
-- When several things happen in one step they are handled in this order: checkpoints, coins,
-  trigger enter/exit, goal, death (so a goal reached on the step a hazard is touched wins).
+- When several things happen in one step they are handled in this order: stomps, springs, crumbles,
+  breaks (with their coins), checkpoints, coins, trigger enter/exit, goal, death (``hit`` first when an
+  enemy or a bullet did it; a goal reached on the step a hazard is touched wins).
 - ``time`` is the level time in seconds: each step adds the step length (1 / ``physics.hz``) of the feel
   in force for that step, so retuning ``physics.hz`` mid-run keeps the clock and the best time honest.
 """
@@ -32,6 +39,10 @@ from typing import Any, NamedTuple
 
 from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, World
 
+from .blocks import Blocks
+from .enemies import ENEMY, HERO, SHOT, Enemies
+from .hazards import Hazards
+from .vines import Vines
 from .levelfile import COIN_POINT_SIZE, Area, LevelData
 
 __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
@@ -39,7 +50,8 @@ __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVEN
 
 PLAYER_W, PLAYER_H = 10, 14  # px, the player's collision box
 DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
-CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal")  # in Session.events and JSON
+CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal",  # in Session.events and JSON
+                   "stomp", "hit", "spring", "crumble", "break")
 EXTRA_EVENTS = ("jump", "land", "respawn")  # returned by step() for sound and particles only
 
 CHECKPOINT_REACH = 1000.0  # px a checkpoint's column reaches beyond the map's top and bottom edges
@@ -66,6 +78,7 @@ class SessionSnapshot(NamedTuple):
     collected: frozenset
     events: tuple
     inside: tuple
+    parts: tuple  # each level-object part's state(), in Session.parts order
 
 
 class Session:
@@ -75,7 +88,9 @@ class Session:
     def __init__(self, level: LevelData, feel: FeelConfig | None = None):
         self.level = level
         self.feel = feel or FeelConfig()
-        self.world = World(level.grid, feel=self.feel)
+        # crumbling and breaking blocks edit the tiles: each session edits its own copy of the level's grid
+        grid = level.grid.copy() if level.crumbles or level.breakables else level.grid
+        self.world = World(grid, feel=self.feel)
         self.platforms: dict[int, Platform] = {}  # PlatformSpec id -> engine Platform
         for spec in level.platforms:
             path = Path(spec.points, speed=spec.speed, mode="ping-pong", wait=spec.wait)
@@ -84,8 +99,15 @@ class Session:
                          data=spec))
         sx, sy = level.spawn
         self.player: Character = self.world.add(
-            Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player"))
+            Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player", group=HERO,
+                      touches=ENEMY | SHOT))
         self.world.settle(self.player)  # a spawn drawn a little into or above the floor still stands
+        self.enemies = Enemies(self.world, level)
+        self.hazards = Hazards(self.world, level)
+        self.blocks = Blocks(self.world, level)
+        self.vines = Vines(self.world, level)
+        # the level objects, each with state(), set_state() and reset() (on a respawn)
+        self.parts = (self.enemies, self.hazards, self.blocks, self.vines)
         # Trigger order is event order within a step (see the module docstring).
         for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
                             ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
@@ -96,7 +118,7 @@ class Session:
                     w = h = COIN_POINT_SIZE
                 if kind == "checkpoint":  # its whole column, from well above the map to below it
                     y, h = -level.height - CHECKPOINT_REACH, 3 * level.height + 2 * CHECKPOINT_REACH
-                self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area)))
+                self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area), senses=HERO))
 
         self.steps = 0
         self._clock = (0.0, 0)  # (s before the current step rate, steps since): exact steps / hz at one rate
@@ -121,6 +143,7 @@ class Session:
         self._clock = (self._clock[0], self._clock[1] + 1)
         out: list[GameEvent] = []
         p = self.player
+        self.vines.before_step()
         if self.dead:
             p.held = buttons  # the buttons keep being read: a jump held through a death is no new press
             if self._dead_left > 0:
@@ -138,6 +161,23 @@ class Session:
             out.append(self._event("land", ""))
 
         goal = killer = None
+        if not self.dead:
+            stomped, hitter = self.enemies.meet(result.touches, p, self.world.steps)
+            out.extend(self._event("stomp", name) for name in stomped)
+            if hitter is not None:
+                killer = hitter
+        self.enemies.after_step(result, self.world.steps)
+        sprung, shot = self.hazards.after_step(result, None if self.dead else p)
+        out.extend(self._event("spring", name) for name in sprung)
+        killer = killer or shot
+        fell, broke = self.blocks.after_step(result, None if self.dead else p)
+        out.extend(self._event("crumble", c.name) for c in fell)
+        for block in broke:
+            out.append(self._event("break", block.name))
+            if block.coin:
+                out.append(self._event("coin", block.name))
+        if broke:
+            self._count_coins()
         for ev in result.triggers:
             if ev.actor is not p:
                 continue
@@ -159,7 +199,7 @@ class Session:
             elif kind == "coin":
                 if area.id not in self.collected:
                     self.collected.add(area.id)
-                    self.coins = len(self.collected)
+                    self._count_coins()
                     out.append(self._event("coin", area.name))
             elif kind == "goal":
                 goal = goal or area
@@ -171,11 +211,21 @@ class Session:
             self.completed = True
             out.append(self._event("goal", goal.name))
         elif killer is not None:
+            if not isinstance(killer, Area):  # an enemy or a bullet: what hit the player
+                out.append(self._event("hit", killer.name))
             self._die(killer.name, out)
         elif any(a is p for a in result.squished) or p.y > self.level.height:
             self._die("", out)
         self.events.extend(e for e in out if e.type in CONTRACT_EVENTS)
         return out
+
+    def _count_coins(self) -> None:
+        self.coins = len(self.collected) + self.blocks.coins
+
+    @property
+    def coins_total(self) -> int:
+        """Coins the level holds: its coin objects and the breakable blocks hiding one."""
+        return len(self.level.coins) + sum(1 for b in self.level.breakables if b.coin)
 
     def _event(self, kind: str, name: str) -> GameEvent:
         return GameEvent(self.steps, kind, name or "")
@@ -207,6 +257,8 @@ class Session:
         p.teleport(rx - p.w / 2.0, ry - p.h)
         self.world.add(p)
         self.world.settle(p)  # a checkpoint drawn a little into or above the floor still gives a standing start
+        for part in self.parts:
+            part.reset()
         self.dead = False
         out.append(self._event("respawn", self.checkpoint.name if self.checkpoint else ""))
 
@@ -216,14 +268,16 @@ class Session:
     STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
                     "_dead_left", "_clock")
     STATE_CONTAINERS = ("collected", "events", "_inside")
-    STATE_KEPT = ("level", "feel", "world", "platforms", "player")  # the world has its own snapshot
+    STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
+                  "blocks", "vines")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
     def snapshot(self) -> SessionSnapshot:
         """Everything a step can change: the world (with the player, even while dead), coins taken,
         checkpoint, deaths, timers, events. Cheap; restore with :meth:`restore`."""
         return SessionSnapshot(self, self.world.snapshot(extra=(self.player,)), self._get_state(self),
-                               frozenset(self.collected), tuple(self.events), tuple(self._inside))
+                               frozenset(self.collected), tuple(self.events), tuple(self._inside),
+                               tuple(part.state() for part in self.parts))
 
     def restore(self, snap: SessionSnapshot) -> None:
         """Put this session back to ``snap``: stepping on is identical to never having left."""
@@ -235,6 +289,8 @@ class Session:
         self.collected = set(snap.collected)
         self.events = list(snap.events)
         self._inside = list(snap.inside)
+        for part, state in zip(self.parts, snap.parts, strict=True):
+            part.set_state(state)
 
     # -- tuning and reporting --------------------------------------------------------------------------
     @property
@@ -263,6 +319,7 @@ class Session:
                              self.completed, self.dead, p.on_ground))
         h.update(repr(sorted(self.collected)).encode())
         h.update(repr([a.id for a in self._inside]).encode())
+        h.update(repr([part.state() for part in self.parts]).encode())
         return h.hexdigest()
 
     def summary(self) -> dict:

@@ -334,7 +334,8 @@ def test_music_follows_the_scenes_and_every_sound_is_used(app):
     frame(app, dt=0.1, frames=int(FINISH_DELAY / 0.1) + 6)
     assert isinstance(app.scenes.current, CompleteScene) and fake.music == "meadow"
     from game.audio import NAMES
-    unused = set(NAMES) - set(fake.sounds) - {"coin", "checkpoint", "jump", "land", "menu_move", "menu_confirm"}
+    unused = set(NAMES) - set(fake.sounds) - {"coin", "checkpoint", "jump", "land", "menu_move", "menu_confirm",
+                                              "stomp", "spring", "crumble", "break"}  # (the next test)
     assert not unused, f"sounds built but never played: {unused}"
 
 
@@ -530,3 +531,26 @@ def test_a_red_level_picked_in_the_f2_strip_is_opened_by_the_play_scene(app, lev
     tick(app)
     play = app.scenes.current
     assert play.info.name == "01_start.tmx" and play.session.steps >= 12
+
+
+def test_the_level_objects_events_play_their_sounds(app):
+    from game.scenes.catalog import LevelInfo
+    from game.scenes.play import PlayScene
+    from game.session import GameEvent
+
+    fake = app.audio = FakeAudio()
+    path = MAPS / "objects_demo.tmx"
+    play = PlayScene(app, LevelInfo(path, path.name, "Objects", None, 2))
+    for kind, name in (("stomp", "goomba"), ("spring", "boing"), ("crumble", "ledge"), ("break", "brick")):
+        play.on_event(GameEvent(1, kind, name), 0.0)
+    assert fake.sounds == ["stomp", "spring", "crumble", "break"]
+
+
+def test_the_level_list_counts_the_coins_hidden_in_breakable_objects_and_tiles(tmp_path):
+    from game.scenes.catalog import _peek
+
+    assert _peek(MAPS / "kinds.tmx").coins == 2  # the brick object and one breakable tile with a coin
+    assert _peek(MAPS / "objects_demo.tmx").coins == 2
+    broken = tmp_path / "k.tmx"  # a tileset that cannot be read: the map's own coins still count
+    broken.write_text((MAPS / "kinds.tmx").read_text().replace("kinds_tiles.tsx", "missing.tsx"))
+    assert _peek(broken).coins == 1
