@@ -1,15 +1,16 @@
-"""World: owns the grid, actors, platforms, ropes and triggers, and steps them in one fixed order.
+"""World: owns the grid, actors, crowds, platforms, ropes and triggers, and steps them in one fixed order.
 
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
    did not leave where it is now (placed, teleported, resized, or a platform moved by hand) and found
    inside solid geometry is moved to the nearest free spot within reach (a tile, or
-   half its size if larger), or reported squished;
+   half its size if larger), or reported squished; the same for the walkers of each crowd, after them;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
-   reporting actors crushed against anything solid as squished;
+   reporting actors crushed against anything solid as squished (crowds' walkers after the actors);
 3. actors, in the order added (squished ones stay pinned this step): a Character runs the controller, a
    plain Actor falls; each moves Y then X against tiles and platforms, then lands or snaps to the ground;
+   then each crowd, in the order added: its walkers the same way as one batch, then turn (``crowd.py``);
 4. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
 5. triggers, in the order added, against actors in the order added: enter / stay / exit.
 Same grid, feel and inputs give bit-identical states (``state_hash``).
@@ -24,9 +25,10 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _check, _motion, _snapshot
+from . import _batch, _check, _motion, _snapshot
 from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
 from .controller import control
+from .crowd import Crowd, Walker, _Stand
 from .feel import FeelConfig
 from .geometry import overlaps, place_before
 from .platforms import Platform
@@ -59,6 +61,8 @@ class World:
         self.feel = self._valid_feel(feel)
         self._derived = self.feel.derived
         self.actors: list[Actor] = []
+        self.crowds: list[Crowd] = []
+        self._movers: list[Actor] = self.actors  # what platforms carry and push this step: actors, stand-ins
         self.platforms: list[Platform] = []
         self.triggers: list[Trigger] = []
         self._members: set = set()  # every actor, platform and trigger in this world (identity)
@@ -69,6 +73,7 @@ class World:
         self._sensor_order: dict[Trigger, int] = {}
         self._sensor_moves = -1  # Trigger.moves when the index was built
         self.steps = 0
+        self._grid_tables = None  # the grid's arrays for crowds (_batch.Tables), built when first needed
 
     @staticmethod
     def _valid_feel(feel) -> FeelConfig:
@@ -81,9 +86,15 @@ class World:
 
     # -- membership ------------------------------------------------------------------------------------
     def add(self, obj):
-        """Add an Actor/Character, Platform, Rope or Trigger; returns it."""
+        """Add an Actor/Character, Crowd, Platform, Rope or Trigger; returns it."""
         if isinstance(obj, Rope):
             return self._rope_set.add(obj, self.grid)
+        if isinstance(obj, Crowd):
+            if obj._world is not None:
+                raise ValueError(f"{obj!r} is already in a world; a crowd belongs to one world at a time")
+            obj._world = self
+            self.crowds.append(obj)
+            return obj
         if isinstance(obj, Actor):
             bucket = self.actors
             obj._clear = None  # checked for solid geometry at its first step
@@ -94,8 +105,8 @@ class World:
             bucket = self.triggers
             self._sensor_moves = -1
         else:
-            raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform, "
-                            f"Rope or Trigger")
+            raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Crowd, "
+                            f"Platform, Rope or Trigger")
         if obj in self._members:
             raise ValueError(f"{obj!r} is already in this world")
         bucket.append(obj)
@@ -103,9 +114,16 @@ class World:
         return obj
 
     def remove(self, obj) -> None:
-        """Take an actor, platform, rope or trigger out of the world (an actor leaves its triggers silently)."""
+        """Take an actor, crowd, platform, rope or trigger out of the world (an actor leaves its triggers
+        silently)."""
         if isinstance(obj, Rope):
             return self._rope_set.remove(obj)
+        if isinstance(obj, Crowd):
+            if obj._world is not self:
+                raise ValueError(f"{obj!r} is not in this world; call world.add(crowd) first")
+            self.crowds[:] = [c for c in self.crowds if c is not obj]
+            obj._world = None
+            return None
         if obj not in self._members:
             raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
         self._members.discard(obj)
@@ -128,11 +146,20 @@ class World:
                     a.ground, a.on_ground = None, False
                 if a.drop_platform is obj:
                     a.drop_platform = None
+            for crowd in self.crowds:
+                crowd._forget(obj)
 
     def set_feel(self, feel: FeelConfig) -> None:
         """Retune live: positions, velocities and timers in steps are kept."""
         self.feel = self._valid_feel(feel)
         self._derived = self.feel.derived
+
+    def _tables(self) -> _batch.Tables:
+        """The grid as crowds read it (rebuilt when the grid is replaced or edited)."""
+        t = self._grid_tables
+        if t is None or t.grid is not self.grid or t.version != getattr(self.grid, "version", 0):
+            t = self._grid_tables = _batch.Tables(self.grid)
+        return t
 
     @property
     def dt(self) -> float:
@@ -157,6 +184,12 @@ class World:
             a.squished = False
             if stale or a._clear != (a.x, a.y, a.w, a.h):
                 self._unstick(a, squished)
+        crowds = self.crowds
+        if crowds:
+            for crowd in crowds:
+                crowd._begin(self, stale, squished)
+            stands = [s for crowd in crowds for s in crowd._stands]
+            self._movers = self.actors + stands if stands else self.actors
 
         for p in platforms:
             self._move_platform(p, d.dt, squished)
@@ -184,6 +217,12 @@ class World:
             else:
                 self._move_plain(a, d)
             a._clear = (a.x, a.y, a.w, a.h)
+        if crowds:
+            for crowd in crowds:
+                crowd._move(self, d)
+            self._movers = self.actors
+            if squished:
+                squished = [a.walker if a.__class__ is _Stand else a for a in squished]
 
         if self.ropes:
             self._rope_set.step(grid, self.actors, d)
@@ -244,8 +283,16 @@ class World:
         drop it onto the ground at most ``reach`` px below (default reach: two tiles). Returns True when
         it stands; False leaves it where it was (inside geometry) or where it got free (no ground).
         """
+        if isinstance(actor, Walker) and actor.index >= 0 and actor.crowd._world is self:
+            stand = actor.crowd._stand(actor.index)
+            done = self._settle(stand, reach)
+            actor.crowd._store(stand)
+            return done
         if not isinstance(actor, Actor) or actor not in self._members:
             raise ValueError(f"settle: {actor!r} is not an actor in this world; call world.add(actor) first")
+        return self._settle(actor, reach)
+
+    def _settle(self, actor: Actor, reach: float | None) -> bool:
         grid, platforms = self.grid, self.platforms
         reach = 2.0 * grid.tile_size if reach is None else _check.size("settle", "reach", reach, zero=True)
         if not _motion.depenetrate(grid, platforms, actor, reach):
@@ -367,7 +414,7 @@ class World:
         dx, dy = nx - p.x, ny - p.y
         top, left, right = p.y, p.x, p.x + p.w
         p.x, p.y = nx, ny
-        for a in self.actors:
+        for a in self._movers:
             if a.squished:
                 continue
             feet = a.y + a.h

@@ -1,0 +1,595 @@
+"""Batched motion: numpy mirrors of ``_motion.py``'s passes for many boxes at once (tiles and map edges).
+
+Each function here is the function of the same name in ``_motion.py`` applied to arrays, operation for
+operation in the same order, so every float comes out bit-identical (numpy's float64 arithmetic is the
+same IEEE arithmetic as Python's floats). Platforms are left out: a box that could meet one takes the
+per-actor path (``crowd.py`` decides). Loops over tile rows and columns become a few Python
+iterations over the whole batch, each one masked to the boxes still scanning; "any solid tile in this
+span" is two reads of a prefix sum.
+
+Support ranks double as kind codes: 0 solid, 1 slope, 2 platform, 3 one-way (``KINDS``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _motion
+from ._motion import EPS, _continues_ramp
+from .tiles import ONE_WAY, SLOPE, SOLID
+
+KINDS = ("solid", "slope", "platform", "one_way")  # kind code -> Ground / Contact kind
+R_SOLID, R_SLOPE, R_PLATFORM, R_ONE_WAY = 0, 1, 2, 3
+INF = np.inf
+_ONE_BY_ONE = 8  # boxes: at most this many left in a loop of the passes finish through _motion instead
+
+
+def floor(a):
+    return np.floor(a).astype(np.int64)
+
+
+def ceil(a):
+    return np.ceil(a).astype(np.int64)
+
+
+def place_before(edge, size):
+    """``geometry.place_before`` on arrays: the largest s with s + size <= edge."""
+    s = edge - size
+    over = s + size > edge
+    while over.any():
+        s[over] = np.nextafter(s[over], -INF)
+        over = s + size > edge
+    return s
+
+
+class Tables:
+    """A grid as the batch reads it: flat kinds and slope heights, prefix sums of solid, one-way and slope
+    tiles (is any in a row span, or in a box: two or four reads), slope faces, ramps. Built once per grid
+    version."""
+
+    def __init__(self, grid):
+        self.grid = grid
+        self.version = getattr(grid, "version", 0)
+        ts, rows, cols = grid.tile_size, grid.rows, grid.cols
+        self.ts, self.rows, self.cols = ts, rows, cols
+        k = np.asarray(grid.kinds, dtype=np.int8)
+        self.k = k.ravel().copy()
+        self.sl = np.asarray(grid.slope_left, dtype=np.float64).ravel().copy()
+        self.sr = np.asarray(grid.slope_right, dtype=np.float64).ravel().copy()
+        solid, slope = k == SOLID, k == SLOPE
+        self.row_solid = _row_prefix(solid)
+        self.row_one_way = _row_prefix(k == ONE_WAY)
+        self.row_slope = _row_prefix(slope)
+        self.row_ceiling = _row_prefix(solid | slope)
+        self.box_solid = _box_prefix(solid)
+        self.box_slope = _box_prefix(slope)
+        self.box_block = _box_prefix(solid | slope)  # what stops a box moving sideways
+        self.x_lo, self.x_hi, self.y_lo, self.y_hi = grid._x_lo, grid._x_hi, grid._y_lo, grid._y_hi
+        n = rows * cols
+        # faces of slope tiles (low, high above the tile's bottom; NaN: none) met moving right / left
+        self.face_r = np.full((2, n), np.nan)
+        self.face_l = np.full((2, n), np.nan)
+        self.cont_r = np.zeros(n, bool)  # a slope tile continuing a ramp climbed moving right / left
+        self.cont_l = np.zeros(n, bool)
+        for i in np.flatnonzero(self.k == SLOPE).tolist():
+            r, c = divmod(i, cols)
+            for wall, face in ((grid._wall_l[i], self.face_r), (grid._wall_r[i], self.face_l)):
+                if wall is not None:
+                    face[0, i], face[1, i] = wall
+            self.cont_r[i] = _continues_ramp(grid, i, r, c, True)
+            self.cont_l[i] = _continues_ramp(grid, i, r, c, False)
+        self.ramp_r = np.array(grid._ramp_l, bool)  # a solid stepped onto moving right (its left is a ramp)
+        self.ramp_l = np.array(grid._ramp_r, bool)
+
+    # -- spans ------------------------------------------------------------------------------------------
+    def row_any(self, table, r, c0, c1):
+        """Is any tile of ``table``'s kind in row ``r``, columns ``c0..c1``? (c0, c1 clamped to the map;
+        rows outside the map and empty spans: no.)"""
+        ok = (r >= 0) & (r < self.rows) & (c0 <= c1)
+        base = np.where(ok, r, 0) * (self.cols + 1)
+        return ok & (table[base + np.where(ok, c1 + 1, 0)] > table[base + np.where(ok, c0, 0)])
+
+    def box_any(self, table, r0, r1, c0, c1):
+        """Is any tile of ``table``'s kind in rows ``r0..r1``, columns ``c0..c1`` (all clamped)?"""
+        ok = (r0 <= r1) & (c0 <= c1)
+        w = self.cols + 1
+        a, b = np.where(ok, r0, 0) * w, np.where(ok, r1 + 1, 0) * w
+        c0, c1 = np.where(ok, c0, 0), np.where(ok, c1 + 1, 0)
+        return ok & (table[b + c1] - table[a + c1] - table[b + c0] + table[a + c0] > 0)
+
+    def height(self, i, u):
+        """``_motion._slope_height``: surface height of slope tile ``i`` at local x ``u``."""
+        left = self.sl[i]
+        return left + (self.sr[i] - left) * (u / self.ts)
+
+    def cols_of(self, x, w):
+        return np.maximum(0, floor(x / self.ts)), np.minimum(self.cols - 1, ceil((x + w) / self.ts) - 1)
+
+
+def _row_prefix(mask):
+    rows, cols = mask.shape
+    out = np.zeros((rows, cols + 1), np.int32)
+    np.cumsum(mask, axis=1, out=out[:, 1:])
+    return out.ravel()
+
+
+def _box_prefix(mask):
+    rows, cols = mask.shape
+    out = np.zeros((rows + 1, cols + 1), np.int32)
+    out[1:, 1:] = mask.cumsum(axis=0).cumsum(axis=1)
+    return out.ravel()
+
+
+# -- queries ---------------------------------------------------------------------------------------------
+def find_support(T: Tables, x, w, feet_from, feet_to):
+    """``_motion.find_support`` without platforms, not dropping: ``(y, kind)`` arrays, y = inf where none.
+
+    The flat tops of the first row holding a solid (or else one-way) tile under the box, the slope
+    surfaces (the centre's column, or a neighbour's edge nearest the centre), the bottom wall edge; the
+    highest wins, ties within EPS going to the best rank (all slope candidates share one rank, so only
+    the highest of them matters).
+    """
+    ts = T.ts
+    m = len(x)
+    lo = feet_from - EPS
+    c0, c1 = T.cols_of(x, w)
+    r1 = np.minimum(T.rows - 1, floor(feet_to / ts))
+    # flat tops: the first row from the top with a solid (or else a one-way) tile under the box
+    ra = np.maximum(0, ceil(lo / ts))
+    n = np.where(c0 <= c1, r1 - ra + 1, 0)
+    flat_y = np.full(m, INF)
+    solid_first = np.zeros(m, bool)
+    nr = int(n.max()) if m else 0
+    if nr == 1:
+        live = n > 0
+        solid = live & T.row_any(T.row_solid, ra, c0, c1)
+        found = solid | (live & T.row_any(T.row_one_way, ra, c0, c1))
+        flat_y[found] = ra[found] * float(ts)
+        solid_first = solid
+    elif nr > 1:
+        r = ra + np.arange(nr)[:, None]
+        live = np.arange(nr)[:, None] < n
+        solid = live & T.row_any(T.row_solid, r, c0, c1)
+        found = solid | (live & T.row_any(T.row_one_way, r, c0, c1))
+        first = found.argmax(axis=0)
+        cols = np.arange(m)
+        has = found[first, cols]
+        flat_y[has] = (ra + first)[has] * float(ts)
+        solid_first = solid[first, cols]
+    # slope surfaces, for boxes with a slope tile in the rows and columns searched
+    slope_y = None
+    rs = np.maximum(0, floor(lo / ts) - 1)
+    near = np.flatnonzero(T.box_any(T.box_slope, rs, r1, c0, c1))
+    if near.size:
+        slope_y = np.full(m, INF)
+        slope_y[near] = _slope_support(T, x[near], w[near], lo[near], feet_to[near], rs[near], r1[near], c0[near],
+                                       c1[near])
+    edge = T.y_hi
+    edge_y = np.where((lo <= edge) & (edge <= feet_to), edge, INF)
+    best = np.minimum(flat_y, edge_y)
+    if slope_y is not None:
+        best = np.minimum(best, slope_y)
+    tie = best + EPS
+    flat = flat_y <= tie
+    kind = np.where(flat & ~solid_first, R_ONE_WAY, -1).astype(np.int8)
+    if slope_y is not None:
+        kind[slope_y <= tie] = R_SLOPE
+    kind[(flat & solid_first) | (edge_y <= tie)] = R_SOLID
+    kind[best == INF] = -1
+    return best, kind
+
+
+def _slope_support(T, x, w, lo, feet_to, rs, r1, c0, c1):
+    """The highest slope candidate of find_support (inf where none), every (row, column) at once."""
+    ts, cols = T.ts, T.cols
+    cx = x + w * 0.5
+    cc = floor(cx / ts)
+    cc_in = (cc >= 0) & (cc < cols)
+    r = rs + np.arange(int((r1 - rs).max()) + 1)[:, None]  # (rows, boxes)
+    row_ok = r <= r1
+    base = r * cols
+    bottom = ((r + 1) * float(ts))[:, None, :]
+    centre_is_slope = (row_ok & cc_in & (T.k[np.where(row_ok & cc_in, base + cc, 0)] == SLOPE))[:, None, :]
+    c = (c0 + np.arange(int((c1 - c0).max()) + 1)[:, None])[None, :, :]  # (1, cols, boxes)
+    ok = row_ok[:, None, :] & (c <= c1)
+    i = np.where(ok, base[:, None, :] + c, 0)
+    ok &= T.k[i] == SLOPE
+    at_centre = c == cc
+    ok &= at_centre | ~centre_is_slope
+    y = np.where(at_centre, bottom - T.height(i, cx - c * ts),
+                 np.where(c > cc, bottom - T.sl[i], bottom - T.sr[i]))
+    ok &= (lo <= y) & (y <= feet_to)
+    return np.where(ok, y, INF).min(axis=(0, 1))
+
+
+def find_ceiling(T: Tables, x, w, head_from, head_to):
+    """``_motion.find_ceiling`` without platforms: the lowest ceiling crossed moving the head up from
+    ``head_from`` to ``head_to``, -inf where none."""
+    ts = T.ts
+    m = len(x)
+    c0, c1 = T.cols_of(x, w)
+    found = np.full(m, -INF)
+    r_hi = np.minimum(T.rows - 1, floor((head_from + EPS) / ts) - 1)
+    r_lo = np.maximum(0, floor(head_to / ts))
+    # (every row from r_lo up has its bottom below head_to: _motion's "bottom <= head_to" never stops it)
+    n = r_hi - r_lo + 1
+    live = np.flatnonzero(n > 0)
+    if live.size:
+        nr = int(n[live].max())
+        r = r_hi[live] - np.arange(nr)[:, None]
+        hit = (np.arange(nr)[:, None] < n[live]) & T.row_any(T.row_ceiling, r, c0[live], c1[live])
+        first = hit.argmax(axis=0)
+        has = hit[first, np.arange(live.size)]
+        found[live[has]] = (r_hi[live] - first + 1)[has] * float(ts)
+    top = T.y_lo
+    edge = (head_to < top) & (top <= head_from + EPS) & (top > found)
+    found[edge] = top
+    return found
+
+
+def _feet_ceiling(T: Tables, cx, feet_from, feet_to):
+    """``_motion._feet_ceiling``: rising, the highest the feet may go without entering a slope tile
+    through its flat bottom; -inf where unbounded."""
+    ts, cols = T.ts, T.cols
+    m = len(cx)
+    out = np.full(m, -INF)
+    cc = floor(cx / ts)
+    r = np.minimum(T.rows, floor((feet_from - EPS) / ts)) - 1
+    r_end = np.maximum(0, floor((feet_to - EPS) / ts))
+    live = np.flatnonzero((cc >= 0) & (cc < cols) & (r >= r_end))
+    r = r[live]
+    while live.size:
+        i = r * cols + cc[live]
+        hit = (T.k[i] == SLOPE) & (T.height(i, cx[live] - cc[live] * ts) > 0.0)
+        out[live[hit]] = (r[hit] + 1) * float(ts) + 2.0 * EPS
+        more = ~hit & (r > r_end[live])
+        live, r = live[more], r[more] - 1
+    return out
+
+
+def solid_overlaps(T: Tables, x, y, w, h):
+    """``TileGrid.solid_overlaps``: strictly overlaps a SOLID tile or reaches past a wall edge."""
+    ts = T.ts
+    out = (x < T.x_lo) | (x + w > T.x_hi) | (y < T.y_lo) | (y + h > T.y_hi)
+    c0, c1 = T.cols_of(x, w)
+    r0, r1 = np.maximum(0, floor(y / ts)), np.minimum(T.rows - 1, ceil((y + h) / ts) - 1)
+    return out | T.box_any(T.box_solid, r0, r1, c0, c1)
+
+
+def slope_depth(T: Tables, x, y, w, h):
+    """``_motion.slope_depth``: how far the bottom-centre is under the surface of the slope tile holding
+    it (0 if not)."""
+    ts, cols = T.ts, T.cols
+    cx = x + w * 0.5
+    cc = floor(cx / ts)
+    feet = y + h
+    r = floor((feet - EPS) / ts)
+    ok = (cc >= 0) & (cc < cols) & (r >= 0) & (r < T.rows)
+    i = np.where(ok, r * cols + cc, 0)
+    ok &= T.k[i] == SLOPE
+    surface = (r + 1) * float(ts) - T.height(i, cx - cc * ts)
+    return np.where(ok & (feet > surface), feet - surface, 0.0)
+
+
+def box_free(T: Tables, x, y, w, h):
+    """``_motion.box_free`` without platforms."""
+    return ~solid_overlaps(T, x, y, w, h) & (slope_depth(T, x, y, w, h) <= EPS)
+
+
+# -- the passes ------------------------------------------------------------------------------------------
+def move_y(T: Tables, x, y, w, h, ty):
+    """``_motion.move_y`` (no platforms, no drop) for boxes moving: the new y and the contact
+    (``normal``: -1 floor, 1 ceiling, 0 none; ``kind`` code)."""
+    m = len(x)
+    ny = ty.copy()
+    normal = np.zeros(m, np.int8)
+    kind = np.full(m, -1, np.int8)
+    down = np.flatnonzero(ty > y)
+    if down.size:
+        hh = h[down]
+        sy, sk = find_support(T, x[down], w[down], y[down] + hh, ty[down] + hh)
+        hit = sk >= 0
+        ny[down[hit]] = place_before(sy[hit], hh[hit])
+        normal[down[hit]] = -1
+        kind[down[hit]] = sk[hit]
+    up = np.flatnonzero(ty < y)
+    if up.size:
+        xu, yu, wu, hu, tu = x[up], y[up], w[up], h[up], ty[up]
+        ceiling = find_ceiling(T, xu, wu, yu, tu)
+        feet_cap = np.full(up.size, -INF)
+        rows = floor((tu + hu - EPS) / T.ts) < floor((yu + hu - EPS) / T.ts)  # only entering a new row
+        if rows.any():
+            feet_cap[rows] = _feet_ceiling(T, xu[rows] + wu[rows] * 0.5, yu[rows] + hu[rows], tu[rows] + hu[rows])
+        cap = feet_cap - hu > ceiling
+        roof = ~cap & (ceiling > -INF)
+        ny[up[cap]] = np.minimum(yu[cap], feet_cap[cap] - hu[cap])
+        ny[up[roof]] = ceiling[roof]
+        normal[up[cap | roof]] = 1
+        kind[up[cap]] = R_SLOPE
+        kind[up[roof]] = R_SOLID
+    return ny, normal, kind
+
+
+def _x_blocked(T: Tables, c, y0, y1, right):
+    """``_motion._x_blocked_at_column`` on arrays: ``(blocked, step_row)``. Scanning the rows from the
+    top, the first solid continuing a ramp is a step; any other solid, a second such step, a slope tile
+    reaching above the box's bottom that is not the next tile of the ramp, or a slope face in the box's
+    span blocks outright."""
+    ts, cols = T.ts, T.cols
+    m = len(c)
+    r0 = np.maximum(0, floor(y0 / ts))
+    r1 = np.minimum(T.rows - 1, ceil(y1 / ts) - 1)
+    n = r1 - r0 + 1
+    nr = int(n.max()) if m else 0
+    if nr <= 0:
+        return np.zeros(m, bool), np.full(m, -1, np.int64)
+    r = r0 + np.arange(nr)[:, None]
+    live = np.arange(nr)[:, None] < n
+    i = np.where(live, r * cols + c, 0)
+    kind = T.k[i]
+    solid = live & (kind == SOLID)
+    ramp = solid & np.where(right, T.ramp_r[i], T.ramp_l[i])
+    slope = live & (kind == SLOPE)
+    bottom = (r + 1) * float(ts)
+    below = y1 > bottom + EPS
+    low, high = np.where(right, T.face_r[0][i], T.face_l[0][i]), np.where(right, T.face_r[1][i], T.face_l[1][i])
+    wall = ~below & (bottom - high < y1) & (y0 < bottom - low)  # (NaN: no face)
+    stop = (solid & ~ramp) | (slope & ((below & ~np.where(right, T.cont_r[i], T.cont_l[i])) | wall))
+    steps = ramp.sum(axis=0)
+    blocked = stop.any(axis=0) | (steps > 0)
+    step_row = np.where(~stop.any(axis=0) & (steps == 1), r0 + ramp.argmax(axis=0), -1)
+    return blocked, step_row
+
+
+def _centre_before(edge, half, right, x0, inclusive):
+    """``_motion._centre_before`` on arrays (``right`` an array, ``inclusive`` a bool)."""
+    x = edge - half
+    rs = np.flatnonzero(right)
+    if rs.size:
+        e, hf, xr = edge[rs], half[rs], x[rs]
+        back = (xr + hf > e) if inclusive else (xr + hf >= e)
+        while back.any():
+            xr[back] = np.nextafter(xr[back], -INF)
+            back = (xr + hf > e) if inclusive else (xr + hf >= e)
+        x[rs] = np.maximum(xr, x0[rs])
+    ls = np.flatnonzero(~right)
+    if ls.size:
+        e, hf, xl = edge[ls], half[ls], x[ls]
+        fwd = xl + hf < e
+        while fwd.any():
+            xl[fwd] = np.nextafter(xl[fwd], INF)
+            fwd = xl + hf < e
+        x[ls] = np.minimum(xl, x0[ls])
+    return x
+
+
+def _slope_ahead(T: Tables, y, h, w, x0, x1):
+    """``_motion._slope_ahead``: a slope tile in the feet's row along the bottom-centre's way?"""
+    ts = T.ts
+    r = floor((y + h - EPS) / ts)
+    ok = (x1 != x0) & (r >= 0) & (r < T.rows)
+    half = w * 0.5
+    c0, c1 = floor((x0 + half) / ts), floor((x1 + half) / ts)
+    lo, hi = np.minimum(c0, c1), np.maximum(c0, c1)
+    return ok & T.row_any(T.row_slope, r, np.maximum(lo, 0), np.minimum(hi, T.cols - 1))
+
+
+def _climb(T: Tables, y, w, h, x0, x1):
+    """``_motion._climb`` for boxes with a slope ahead. Updates ``y`` in place where lifted; returns
+    ``(state, nx)``: state 0 no lift needed, 1 lifted to ``nx``, 2 stopped at ``nx`` (a face or a
+    blocked lift)."""
+    ts, cols = T.ts, T.cols
+    m = len(y)
+    half = w * 0.5
+    c_from, c_to = x0 + half, x1 + half
+    feet = y + h
+    r = floor((feet - EPS) / ts)
+    right = x1 > x0
+    cc0, cc1 = floor(c_from / ts), floor(c_to / ts)
+    step = np.where(right, 1, -1)
+    base = r * cols
+    bottom = (r + 1) * float(ts)
+    state = np.zeros(m, np.int8)
+    nx = x1.copy()
+    live = np.arange(m)
+    j = 0
+    span = np.abs(cc1 - cc0)
+    while live.size:
+        c = cc0[live] + step[live] * j
+        go = (c >= 0) & (c < cols)
+        i = np.where(go, base[live] + c, 0)
+        go &= T.k[i] == SLOPE
+        sel = np.flatnonzero(go)
+        if sel.size:
+            L = live[sel]
+            c, i = c[sel], i[sel]
+            left = c * float(ts)
+            first, last = c == cc0[L], c == cc1[L]
+            rt = right[L]
+            seg_a = np.where(first, c_from[L], np.where(rt, left, left + ts))
+            seg_b = np.where(last, c_to[L], np.where(rt, left + ts, left))
+            fe, bt, hh, ww = feet[L], bottom[L], h[L], w[L]
+            face = fe > bt - T.height(i, np.minimum(np.maximum(seg_a - left, 0.0), ts)) + EPS
+            surface = bt - T.height(i, np.minimum(np.maximum(seg_b - left, 0.0), ts))
+            lift = ~face & (fe > surface)
+            done = face | lift
+            if face.any():
+                f = np.flatnonzero(face)
+                back = x0[L[f]].copy()
+                nf = ~first[f]
+                if nf.any():
+                    back[nf] = _centre_before(seg_a[f][nf], half[L[f]][nf], rt[f][nf], x0[L[f]][nf], False)
+                state[L[f]] = 2
+                nx[L[f]] = back
+            if lift.any():
+                g = np.flatnonzero(lift)
+                Lg = L[g]
+                new_y = place_before(surface[g], hh[g])
+                to = x1[Lg].copy()
+                mid = ~last[g]
+                if mid.any():
+                    rm = rt[g][mid]
+                    to[mid] = np.where(rm, _centre_before(seg_b[g][mid], half[Lg][mid], rm, x0[Lg][mid], False),
+                                       seg_b[g][mid] - half[Lg][mid])
+                free = box_free(T, to, new_y, ww[g], hh[g]) & (find_ceiling(T, to, ww[g], y[Lg], new_y) == -INF)
+                y[Lg[free]] = new_y[free]
+                state[Lg[free]] = 1
+                nx[Lg[free]] = to[free]
+                stuck = ~free
+                if stuck.any():
+                    back = x0[Lg[stuck]].copy()
+                    nf = ~first[g][stuck]
+                    if nf.any():
+                        back[nf] = _centre_before(seg_a[g][stuck][nf], half[Lg[stuck]][nf], rt[g][stuck][nf],
+                                                  x0[Lg[stuck]][nf], True)
+                    state[Lg[stuck]] = 2
+                    nx[Lg[stuck]] = back
+            keep = np.ones(live.size, bool)
+            keep[sel[done]] = False
+        else:
+            keep = np.ones(live.size, bool)
+        keep &= span[live] > j
+        live = live[keep]
+        j += 1
+    return state, nx
+
+
+def move_x(T: Tables, x, y, w, h, tx, can_step):
+    """``_motion.move_x`` without platforms, for boxes with ``tx != x``: updates ``x`` and ``y`` in place
+    and returns the contact kind code per box (-1 none, 0 a wall, 1 a slope face or a blocked lift); the
+    normal is minus the direction of the move."""
+    ts, cols = T.ts, T.cols
+    m = len(x)
+    kind = np.full(m, -1, np.int8)
+    right_all = tx > x
+    travel = np.abs(tx - x)
+    live = np.arange(m)
+    lifts = 0
+    while live.size:
+        xs, ys, ws, hs, ts_, rt = x[live], y[live], w[live], h[live], tx[live], right_all[live]
+        lead0 = np.where(rt, xs + ws, xs)
+        lead1 = np.where(rt, ts_ + ws, ts_)
+        cs = np.where(rt, np.maximum(0, ceil((lead0 - EPS) / ts)), np.minimum(cols - 1, floor((lead0 + EPS) / ts) - 1))
+        ce = np.where(rt, np.minimum(cols - 1, ceil(lead1 / ts) - 1), np.maximum(0, floor(lead1 / ts)))
+        ncols = np.where(rt, ce - cs + 1, cs - ce + 1)
+        stop = np.full(live.size, np.nan)
+        scan = np.flatnonzero(ncols > 0)
+        j = 0
+        while scan.size:
+            c = cs[scan] + np.where(rt[scan], j, -j)
+            edge = np.where(rt[scan], c * float(ts), (c + 1) * float(ts))
+            check = np.arange(scan.size)
+            while check.size:  # step up onto ramp tops, then look at the column again
+                sc = scan[check]
+                L = live[sc]
+                blocked, step_row = _x_blocked(T, c[check], y[L], y[L] + h[L], rt[sc])
+                up = blocked & (step_row >= 0) & can_step[L]
+                stepped = np.zeros(check.size, bool)
+                if up.any():
+                    u = np.flatnonzero(up)
+                    Lu = L[u]
+                    top = step_row[u] * float(ts)
+                    rise = y[Lu] + h[Lu] - top
+                    new_y = place_before(top, h[Lu])
+                    ok = (0.0 < rise) & (rise <= w[Lu] * 0.5 + travel[Lu] + EPS)
+                    ok &= box_free(T, x[Lu], new_y, w[Lu], h[Lu])
+                    ok &= find_ceiling(T, x[Lu], w[Lu], y[Lu], new_y) == -INF
+                    y[Lu[ok]] = new_y[ok]
+                    stepped[u[ok]] = True
+                stops = blocked & ~stepped
+                stop[sc[stops]] = edge[check[stops]]
+                check = check[stepped]
+            more = np.isnan(stop[scan]) & (ncols[scan] > j + 1)
+            scan = scan[more]
+            j += 1
+        # the map's side edges
+        has = ~np.isnan(stop)
+        edge_r = (lead0 - EPS <= T.x_hi) & (T.x_hi < lead1) & (~has | (T.x_hi < stop))
+        edge_l = (lead1 < T.x_lo) & (T.x_lo <= lead0 + EPS) & (~has | (T.x_lo > stop))
+        stop = np.where(rt & edge_r, T.x_hi, np.where(~rt & edge_l, T.x_lo, stop))
+        has = ~np.isnan(stop)
+        end = ts_.copy()
+        hr = np.flatnonzero(has & rt)
+        end[hr] = place_before(stop[hr], ws[hr])
+        hl = has & ~rt
+        end[hl] = stop[hl]
+        hit = np.where(has, 0, -1).astype(np.int8)
+        # the bottom-centre: climb the slopes on the way
+        y_now = y[live]
+        ahead = _slope_ahead(T, y_now, hs, ws, xs, end)
+        state = np.zeros(live.size, np.int8)
+        nx = end.copy()
+        sel = np.flatnonzero(ahead)
+        if sel.size:
+            yy = y_now[sel]
+            state[sel], nx[sel] = _climb(T, yy, ws[sel], hs[sel], xs[sel], end[sel])
+            y[live[sel]] = yy
+        x[live] = nx
+        kind[live] = np.where(state == 2, R_SLOPE, hit)
+        again = (state == 1) & (nx != end)
+        lifts += 1
+        if lifts > 2 * cols + 8:  # (the safety net of move_x: never reached)
+            kind[live[again]] = R_SLOPE
+            break
+        live = live[again]
+        if 0 < live.size <= _ONE_BY_ONE:  # a few lifted part-way: on from there, one at a time
+            for i in live.tolist():
+                box = _Box(float(x[i]), float(y[i]), float(w[i]), float(h[i]))
+                hit = _motion.move_x(T.grid, (), box, float(tx[i]), bool(can_step[i]), None, float(travel[i]))
+                x[i], y[i] = box.x, box.y
+                kind[i] = -1 if hit is None else KINDS.index(hit.kind)
+            break
+    return kind
+
+
+class _Box:
+    """The fields ``_motion.move_x`` reads and writes."""
+
+    __slots__ = ("h", "w", "x", "y")
+
+    def __init__(self, x, y, w, h):
+        self.x, self.y, self.w, self.h = x, y, w, h
+
+
+def land(T: Tables, x, y, w, h, reach):
+    """``_motion.land`` without platforms for boxes not rising: ``(y, kind)`` with kind -1 where nothing
+    is under the feet within ``reach``."""
+    feet = y + h
+    sy, sk = find_support(T, x, w, feet, feet + reach)
+    ny = y.copy()
+    hit = sk >= 0
+    ny[hit] = place_before(sy[hit], h[hit])
+    return ny, sk
+
+
+def flat_walk(T: Tables, x, y, w, h, tx, dy, reach):
+    """Which boxes, standing on a flat top, make a step that the passes would reduce to ``x = tx``?
+
+    For those, ``move_y`` lands back on the top it stands on, ``move_x`` meets nothing and ``land`` snaps
+    back onto the same top: ``y`` is already ``place_before(top, h)``, the step goes down, no slope tile
+    is near (rows two above the top down to the reach of the feet, the box's columns before and after),
+    the leading edge enters no column with a solid or slope tile in the box's rows and crosses no wall
+    edge, and the top has a solid or one-way tile (or the bottom wall) under the box before and after.
+    Returns ``(mask, kind before, kind after)``: the floor's kind code for the Y pass and for the snap.
+    """
+    ts, rows, cols = T.ts, T.rows, T.cols
+    feet = y + h
+    r = np.rint(feet / ts).astype(np.int64)
+    top = r * float(ts)
+    ok = (feet <= top) & (np.nextafter(y, INF) + h > top) & (y + dy > y)
+    right = tx > x
+    lead0, lead1 = np.where(right, x + w, x), np.where(right, tx + w, tx)
+    cs = np.where(right, np.maximum(0, ceil((lead0 - EPS) / ts)), np.minimum(cols - 1, floor((lead0 + EPS) / ts) - 1))
+    ce = np.where(right, np.minimum(cols - 1, ceil(lead1 / ts) - 1), np.maximum(0, floor(lead1 / ts)))
+    r0, r1 = np.maximum(0, floor(y / ts)), np.minimum(rows - 1, ceil(feet / ts) - 1)
+    ok &= ~T.box_any(T.box_block, r0, r1, np.where(right, cs, ce), np.where(right, ce, cs))
+    ok &= np.where(right, ~((lead0 - EPS <= T.x_hi) & (T.x_hi < lead1)), ~((lead1 < T.x_lo) & (T.x_lo <= lead0 + EPS)))
+    c0, c1 = T.cols_of(x, w)
+    n0, n1 = T.cols_of(tx, w)
+    bottom = T.y_hi == top
+    before = T.row_any(T.row_solid, r, c0, c1) | bottom
+    after = T.row_any(T.row_solid, r, n0, n1) | bottom
+    ok &= (before | T.row_any(T.row_one_way, r, c0, c1)) & (after | T.row_any(T.row_one_way, r, n0, n1))
+    r_end = np.minimum(rows - 1, floor((feet + np.maximum(dy, reach)) / ts) + 1)  # (+1: rounding slack)
+    ok &= ~T.box_any(T.box_slope, np.maximum(0, r - 2), r_end, np.minimum(c0, n0), np.maximum(c1, n1))
+    return ok, np.where(before, R_SOLID, R_ONE_WAY).astype(np.int8), np.where(after, R_SOLID, R_ONE_WAY).astype(np.int8)

@@ -1,0 +1,565 @@
+"""Crowd: many simple walkers moved as one numpy batch, exactly as the per-actor path moves them.
+
+A walker is a plain actor (gravity, ground snap) that walks at its ``speed`` and turns round at walls
+and, if asked, at ledges: the rule :func:`walk` applies to one ``Actor`` after a step. A ``Crowd`` holds
+thousands of them as a structure of arrays and steps them inside ``World.step`` with the same Y-then-X
+passes, mirrored in numpy (``_batch.py``), so every position is bit-identical to what ``World`` and
+``walk`` give the same walkers as separate actors. Walkers that could meet a moving platform this step,
+or that need moving out of solid geometry, take the per-actor path (``_motion.py``) as stand-in actors.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _batch, _check
+from ._motion import EPS
+from .bodies import Actor, Contact, Ground
+from .geometry import Rect
+from .tiles import EMPTY
+
+__all__ = ["Crowd", "Walker", "walk"]
+
+PROBE = 0.5  # px ahead of the leading foot and below the feet where walk() looks for ground
+_ONE_BY_ONE = 12  # walkers: at most this many needing the full passes take the per-actor path instead
+
+
+# -- the rule, for one actor -------------------------------------------------------------------------------
+def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True) -> int:
+    """After a step: turn ``actor`` round if its own move hit something sideways (a wall, a slope face, a
+    platform's side, the map's edge) or, with ``ledges``, if it stands and there is no ground just ahead
+    of its leading foot; then set ``vx`` to walk on at ``speed`` px/s. Returns the direction (+1 right,
+    -1 left) to pass in next time. A ``Crowd`` applies the same rule to each of its walkers.
+
+    "Ground ahead" is a tile that is not empty, a walled side of the map or a platform at the point
+    ``PROBE`` px ahead of the leading foot and ``PROBE`` px below the feet: a walker turns before it
+    would step off, as long as it moves less than its width in a step.
+    """
+    d = direction
+    if any(c.normal[0] for c in actor.contacts):
+        d = -d
+    elif ledges and actor.on_ground and not _ground_ahead(world.grid, world.platforms, actor.x, actor.y, actor.w,
+                                                          actor.h, d):
+        d = -d
+    actor.vx = d * speed
+    return d
+
+
+def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: int) -> bool:
+    px = x + w + PROBE if d > 0 else x - PROBE
+    feet = y + h
+    py = feet + PROBE
+    ts = grid.tile_size
+    col, row = math.floor(px / ts), math.floor(py / ts)
+    if 0 <= col < grid.cols and 0 <= row < grid.rows:
+        if grid._k[row * grid.cols + col] != EMPTY:
+            return True
+    elif _beyond_wall(grid.edges, col, row, grid.cols, grid.rows):
+        return True
+    for p in platforms:
+        if p.x <= px <= p.x + p.w and p.y - EPS <= py and feet - EPS <= p.y + p.h:
+            return True
+    return False
+
+
+def _beyond_wall(edges, col, row, cols, rows):
+    """Is tile (col, row), outside the map, beyond a walled side? (Works on numbers and on arrays.)"""
+    return ((col < 0) & edges.left) | ((col >= cols) & edges.right) | ((row < 0) & edges.top) \
+        | ((row >= rows) & edges.bottom)
+
+
+# -- the batch -------------------------------------------------------------------------------------------------
+# name -> (dtype, default): one array each, ``capacity`` long, the first ``len(crowd)`` in use
+_FIELDS = {
+    "x": (np.float64, 0.0), "y": (np.float64, 0.0), "w": (np.float64, 1.0), "h": (np.float64, 1.0),
+    "vx": (np.float64, 0.0), "vy": (np.float64, 0.0), "prev_x": (np.float64, 0.0), "prev_y": (np.float64, 0.0),
+    "speed": (np.float64, 0.0), "direction": (np.int8, 1), "ledges": (bool, True), "gravity": (bool, True),
+    "snap": (bool, True), "on_ground": (bool, False), "squished": (bool, False),
+    "ground_kind": (np.int8, -1), "ground_one_way": (bool, False), "ground_platform": (object, None),
+    # the contacts of the last step's own move: normal (y: -1 floor, 1 ceiling; x: -1 / 1; 0 none), kind code
+    "hit_y": (np.int8, 0), "hit_y_kind": (np.int8, -1), "hit_y_other": (object, None),
+    "hit_x": (np.int8, 0), "hit_x_kind": (np.int8, -1), "hit_x_other": (object, None),
+    # the box the engine last saw free of solids (NaN: check it at the next step)
+    "clear_x": (np.float64, np.nan), "clear_y": (np.float64, np.nan), "clear_w": (np.float64, np.nan),
+    "clear_h": (np.float64, np.nan),
+}
+STATE = tuple(_FIELDS)  # every field is simulation state (snapshots copy them all)
+
+
+class Walker:
+    """One walker of a :class:`Crowd` (what ``crowd.add`` returns): reads and writes its row of the
+    crowd's arrays. ``index`` is its row now (it moves down when a walker before it is removed)."""
+
+    __slots__ = ("crowd", "data", "index", "name")
+
+    def __init__(self, crowd: Crowd, index: int, name: str, data):
+        self.crowd, self.index, self.name, self.data = crowd, index, name, data
+
+    def _row(self) -> int:
+        if self.index < 0:
+            raise ValueError(f"{self!r} was removed from its crowd")
+        return self.index
+
+    def _get(self, name):
+        return self.crowd._a[name][self._row()].item()
+
+    def _set(self, name, value) -> None:
+        self.crowd._a[name][self._row()] = value
+
+    @property
+    def ground(self) -> Ground | None:
+        i, a = self._row(), self.crowd._a
+        k = int(a["ground_kind"][i])
+        return None if k < 0 else Ground(_batch.KINDS[k], a["ground_platform"][i], bool(a["ground_one_way"][i]))
+
+    @property
+    def contacts(self) -> list[Contact]:
+        """What the last step's own move touched, the Y pass first (as ``Actor.contacts``)."""
+        i, a = self._row(), self.crowd._a
+        out = []
+        for axis in ("y", "x"):
+            n = int(a["hit_" + axis][i])
+            if n:
+                normal = (0, n) if axis == "y" else (n, 0)
+                out.append(Contact(normal, _batch.KINDS[a[f"hit_{axis}_kind"][i]], a[f"hit_{axis}_other"][i]))
+        return out
+
+    @property
+    def rect(self) -> Rect:
+        return Rect(self.x, self.y, self.w, self.h)
+
+    @property
+    def feet(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h
+
+    def interpolated(self, alpha: float) -> tuple[float, float]:
+        px, py, x, y = self.prev_x, self.prev_y, self.x, self.y
+        return px + (x - px) * alpha, py + (y - py) * alpha
+
+    def teleport(self, x: float, y: float) -> None:
+        """Put the walker somewhere at rest, without interpolation smear (as ``Actor.teleport``)."""
+        owner = "Walker.teleport"
+        x, y = _check.number(owner, "x", x), _check.number(owner, "y", y)
+        i, a = self._row(), self.crowd._a
+        a["x"][i] = a["prev_x"][i] = x
+        a["y"][i] = a["prev_y"][i] = y
+        a["vx"][i] = a["vy"][i] = 0.0
+        a["on_ground"][i] = a["squished"][i] = False
+        self.crowd._no_ground(i)
+
+    def __repr__(self) -> str:
+        if self.index < 0:
+            return f"Walker({self.name or ''} removed)"
+        return f"Walker({self.name or ''} #{self.index} x={self.x:.3f} y={self.y:.3f} w={self.w:g} h={self.h:g})"
+
+
+def _walker_field(name: str, check=None):
+    def get(self):
+        return self._get(name)
+
+    def set_(self, value):
+        self._set(name, check(f"Walker.{name}", value) if check else value)
+
+    return property(get, set_ if check else None)
+
+
+def _number(owner, value, name="value"):
+    return _check.number(owner, name, value)
+
+
+def _size(owner, value):
+    return _check.size(owner, "size", value)
+
+
+def _speed(owner, value):
+    return _check.size(owner, "speed", value, zero=True, unit="px/s")
+
+
+def _direction(owner, value):
+    if value not in (1, -1) or isinstance(value, bool):
+        raise ValueError(f"{owner}: direction must be 1 (right) or -1 (left), got {value!r}")
+    return int(value)
+
+
+def _velocity(owner, value):
+    return _check.number(owner, "velocity", value, "px/s")
+
+
+def _flag(owner, value):
+    return _check.flag(owner, "flag", value)
+
+
+for _name, _chk in (("x", _number), ("y", _number), ("w", _size), ("h", _size), ("vx", _velocity),
+                    ("vy", _velocity), ("speed", _speed), ("direction", _direction), ("ledges", _flag),
+                    ("gravity", _flag), ("snap", _flag), ("prev_x", None), ("prev_y", None), ("on_ground", None),
+                    ("squished", None)):
+    setattr(Walker, _name, _walker_field(_name, _chk))
+
+
+class _Stand(Actor):
+    """A walker as a plain Actor for one step of the per-actor path (near platforms, out of solids)."""
+
+    __slots__ = ("walker",)
+
+
+class Crowd:
+    """Many walkers stepped as one batch by the world they are added to (``world.add(crowd)``).
+
+    ``crowd.x``, ``crowd.y``, ``crowd.vx`` ... are numpy arrays, one row per walker in the order added
+    (views: write into them to move walkers by hand; the next step checks those for solid geometry like
+    a teleported actor). See engine/README.md, "Crowds of walkers".
+    """
+
+    def __init__(self, name: str = ""):
+        self.name = _check.text("Crowd", "name", name)
+        self._n = 0
+        self._a = {k: np.full(16, default, dtype) for k, (dtype, default) in _FIELDS.items()}
+        self.walkers: list[Walker] = []
+        self._world = None
+        self._stands: list[_Stand] = []  # this step's walkers on the per-actor path
+
+    # -- membership ------------------------------------------------------------------------------------
+    def add(self, x: float, y: float, w: float, h: float, *, speed: float = 40.0, direction: int = 1,
+            ledges: bool = True, gravity: bool = True, snap: bool = True, name: str = "", data=None) -> Walker:
+        """A walker with its top-left at (x, y), w x h px, walking at ``speed`` px/s toward ``direction``
+        (+1 right, -1 left); ``ledges``: turns round where the ground ends (else walks off);
+        ``gravity``, ``snap``: as for an ``Actor``. Returns its :class:`Walker`."""
+        owner = "Crowd.add"
+        values = {"x": _check.number(owner, "x", x), "y": _check.number(owner, "y", y),
+                  "w": _check.size(owner, "w", w), "h": _check.size(owner, "h", h),
+                  "speed": _check.size(owner, "speed", speed, zero=True, unit="px/s"),
+                  "direction": _direction(owner, direction), "ledges": _check.flag(owner, "ledges", ledges),
+                  "gravity": _check.flag(owner, "gravity", gravity), "snap": _check.flag(owner, "snap", snap)}
+        name = _check.text(owner, "name", name)
+        i = self._n
+        if i == len(self._a["x"]):
+            for k, arr in self._a.items():
+                grown = np.full(2 * i, _FIELDS[k][1], arr.dtype)
+                grown[:i] = arr
+                self._a[k] = grown
+        for k, (_dtype, default) in _FIELDS.items():
+            self._a[k][i] = default
+        for k, v in values.items():
+            self._a[k][i] = v
+        a = self._a
+        a["prev_x"][i], a["prev_y"][i] = values["x"], values["y"]
+        a["vx"][i] = values["direction"] * values["speed"]
+        self._n = i + 1
+        walker = Walker(self, i, name, data)
+        self.walkers.append(walker)
+        return walker
+
+    def remove(self, walker: Walker) -> None:
+        """Take a walker out (the walkers after it move up a row; their handles follow)."""
+        if not isinstance(walker, Walker) or walker.crowd is not self or walker.index < 0:
+            raise ValueError(f"{walker!r} is not in this crowd")
+        i, n = walker.index, self._n
+        for arr in self._a.values():
+            arr[i:n - 1] = arr[i + 1:n]
+            arr[n - 1] = None if arr.dtype == object else arr[n - 1]
+        del self.walkers[i]
+        for later in self.walkers[i:]:
+            later.index -= 1
+        walker.index = -1
+        self._n = n - 1
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self):
+        return iter(list(self.walkers))
+
+    def __getitem__(self, i: int) -> Walker:
+        return self.walkers[i]
+
+    def __repr__(self) -> str:
+        return f"Crowd({self.name!r}, {self._n} walkers)"
+
+    def interpolated(self, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+        """Every walker's position to draw: lerp(previous, current, alpha), as two arrays."""
+        n, a = self._n, self._a
+        px, py = a["prev_x"][:n], a["prev_y"][:n]
+        return px + (a["x"][:n] - px) * alpha, py + (a["y"][:n] - py) * alpha
+
+    def _forget(self, platform) -> None:
+        """A platform left the world: nobody stands on it any more."""
+        a, n = self._a, self._n
+        for i in np.flatnonzero(a["ground_platform"][:n] == np.array(platform, dtype=object)).tolist():
+            a["on_ground"][i] = False
+            self._no_ground(i)
+
+    def _no_ground(self, i) -> None:
+        a = self._a
+        a["ground_kind"][i] = -1
+        a["ground_one_way"][i] = False
+        a["ground_platform"][i] = None
+
+    # -- the step (called by World.step) ---------------------------------------------------------------
+    def _begin(self, world, stale: bool, squished: list) -> None:
+        """Phase 1 for the crowd: previous positions; walkers not where the engine left them are checked
+        for solid geometry (as ``World._unstick``); those near a platform this step become stand-ins."""
+        n = self._n
+        self._stands = []
+        if not n:
+            return
+        a = self._a
+        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
+        a["prev_x"][:n] = x
+        a["prev_y"][:n] = y
+        a["squished"][:n] = False
+        check = np.ones(n, bool) if stale else \
+            (x != a["clear_x"][:n]) | (y != a["clear_y"][:n]) | (w != a["clear_w"][:n]) | (h != a["clear_h"][:n])
+        stand = np.zeros(n, bool)
+        idx = np.flatnonzero(check)
+        if idx.size:
+            self._check_numbers(idx)
+            free = _batch.box_free(world._tables(), x[idx], y[idx], w[idx], h[idx])
+            for p in world.platforms:
+                if not p.one_way:
+                    xi, yi = x[idx], y[idx]
+                    free &= ~((p.x < xi + w[idx]) & (xi < p.x + p.w) & (p.y < yi + h[idx]) & (yi < p.y + p.h))
+            ok = idx[free]
+            a["clear_x"][ok], a["clear_y"][ok], a["clear_w"][ok], a["clear_h"][ok] = x[ok], y[ok], w[ok], h[ok]
+            stand[idx[~free]] = True
+        if world.platforms:
+            stand |= self._near_platforms(world)
+        for i in np.flatnonzero(stand).tolist():
+            self._stands.append(self._stand(i))
+        for s in self._stands:
+            if check[s.walker.index] and s._clear is None:
+                world._unstick(s, squished)
+
+    def _check_numbers(self, idx) -> None:
+        a = self._a
+        for name in ("x", "y", "w", "h"):
+            v = a[name][idx]
+            bad = ~np.isfinite(v) | ((v <= 0) if name in "wh" else False)
+            if bad.any():
+                walker = self.walkers[int(idx[np.argmax(bad)])]
+                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
+                raise ValueError(f"{walker!r}: {name} must be {what}, got {v[np.argmax(bad)].item()!r}; set it "
+                                 f"(or use walker.teleport(x, y))")
+
+    def _near_platforms(self, world) -> np.ndarray:
+        """Walkers whose step could touch a platform: within the platform's reach this step (its path
+        speed) plus the walker's own (its move, snap, step-up and climb) of the platform's box."""
+        n, a, d = self._n, self._a, world._derived
+        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
+        vy = np.abs(a["vy"][:n])
+        reach = (np.abs(a["vx"][:n]) + 2.0 * vy + world.feel.fall.max_speed + d.fall_gravity * d.dt) * d.dt \
+            + w + h + 2.0 * world.grid.tile_size + 2.0
+        near = np.zeros(n, bool)
+        for p in world.platforms:
+            r = reach + p.path.speed * d.dt
+            near |= (p.x - r <= x + w) & (x <= p.x + p.w + r) & (p.y - r <= y + h) & (y <= p.y + p.h + r)
+        return near
+
+    def _stand(self, i: int) -> _Stand:
+        """Walker ``i`` as a plain Actor (its state copied in)."""
+        a = self._a
+        s = _Stand.__new__(_Stand)
+        s.walker = self.walkers[i]
+        s.name = s.walker.name
+        s.x, s.y, s.w, s.h = float(a["x"][i]), float(a["y"][i]), float(a["w"][i]), float(a["h"][i])
+        s.vx, s.vy = float(a["vx"][i]), float(a["vy"][i])
+        s.prev_x, s.prev_y = float(a["prev_x"][i]), float(a["prev_y"][i])
+        s.on_ground, s.squished = bool(a["on_ground"][i]), bool(a["squished"][i])
+        s.gravity, s.snap = bool(a["gravity"][i]), bool(a["snap"][i])
+        s.ground = self.walkers[i].ground
+        s.contacts = self.walkers[i].contacts
+        s.drop_platform = None
+        box = (a["clear_x"][i], a["clear_y"][i], a["clear_w"][i], a["clear_h"][i])
+        s._clear = (s.x, s.y, s.w, s.h) if box == (s.x, s.y, s.w, s.h) else None
+        return s
+
+    def _store(self, s: _Stand) -> None:
+        """Write a stand-in's state back into its walker's row."""
+        i, a = s.walker.index, self._a
+        a["x"][i], a["y"][i], a["w"][i], a["h"][i] = s.x, s.y, s.w, s.h
+        a["vx"][i], a["vy"][i], a["prev_x"][i], a["prev_y"][i] = s.vx, s.vy, s.prev_x, s.prev_y
+        a["on_ground"][i], a["squished"][i] = s.on_ground, s.squished
+        g = s.ground
+        if g is None:
+            self._no_ground(i)
+        else:
+            a["ground_kind"][i] = _batch.KINDS.index(g.kind)
+            a["ground_one_way"][i], a["ground_platform"][i] = g.one_way, g.platform
+        a["hit_y"][i] = a["hit_x"][i] = 0
+        a["hit_y_kind"][i] = a["hit_x_kind"][i] = -1
+        a["hit_y_other"][i] = a["hit_x_other"][i] = None
+        for c in s.contacts:
+            axis = "x" if c.normal[0] else "y"
+            a["hit_" + axis][i] = c.normal[0] or c.normal[1]
+            a[f"hit_{axis}_kind"][i] = _batch.KINDS.index(c.kind)
+            a[f"hit_{axis}_other"][i] = c.other
+        if s._clear is None:
+            a["clear_x"][i] = np.nan
+        else:
+            a["clear_x"][i], a["clear_y"][i], a["clear_w"][i], a["clear_h"][i] = s._clear
+
+    def _move(self, world, d) -> None:
+        """Phase 3 for the crowd: the stand-ins through the per-actor path, everyone else as one batch;
+        then every walker's walking rule."""
+        n = self._n
+        if not n:
+            return
+        a = self._a
+        for s in self._stands:
+            if s.squished:
+                s.contacts = []
+            else:
+                _finite_velocity(s.walker, s.vx, s.vy)
+                world._move_plain(s, d)
+                s._clear = (s.x, s.y, s.w, s.h)
+            i = s.walker.index
+            a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]))
+            self._store(s)
+        if len(self._stands) == n:
+            return
+        if self._stands:
+            batch = np.ones(n, bool)
+            batch[[s.walker.index for s in self._stands]] = False
+            idx = np.flatnonzero(batch)
+        else:
+            idx = slice(0, n)
+        self._step_batch(world, d, idx)
+
+    def _step_batch(self, world, d, idx) -> None:
+        """``World._move_plain`` (gravity, the Y pass, the X pass, the ground snap) and ``walk`` for the
+        walkers ``idx``, none of them near a platform: those on flat ground with nothing in the way in one
+        short pass, the rest through the mirrored passes (or, when only a few, the per-actor path)."""
+        a, T = self._a, world._tables()
+        x, y, w, h = a["x"][idx], a["y"][idx], a["w"][idx], a["h"][idx]
+        vx, vy = a["vx"][idx], a["vy"][idx]
+        bad = ~np.isfinite(vx) | ~np.isfinite(vy)
+        if bad.any():
+            k = int(np.argmax(bad))
+            _finite_velocity(self.walkers[int(np.arange(self._n)[idx][k])], vx[k], vy[k])
+        m = len(x)
+        dt = d.dt
+        # gravity, integrated over the step
+        g = np.where(vy < 0.0, d.gravity, d.fall_gravity)
+        vy_new = np.where(a["gravity"][idx], np.minimum(vy + g * dt, world.feel.fall.max_speed), vy)
+        dy = (vy + vy_new) * 0.5 * dt
+        tx = x + vx * dt
+        was_grounded = a["on_ground"][idx]
+        reach = np.where(was_grounded & a["snap"][idx], np.abs(tx - x) + w * 0.5 + 0.5, EPS)
+        ground = a["ground_kind"][idx]
+        flat = np.flatnonzero((ground == _batch.R_SOLID) | (ground == _batch.R_ONE_WAY))
+        out_x, out_y, out_vx, out_vy = tx, y.copy(), vx.copy(), np.zeros(m)
+        on_ground = np.ones(m, bool)
+        ground = ground.copy()
+        hit_y = np.full(m, -1, np.int8)
+        hit_y_kind = np.full(m, -1, np.int8)
+        hit_x = np.zeros(m, np.int8)
+        hit_x_kind = np.full(m, -1, np.int8)
+        easy = np.zeros(m, bool)
+        if flat.size:
+            ok, before, after = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat],
+                                                 reach[flat])
+            easy[flat[ok]] = True
+            hit_y_kind[flat[ok]] = before[ok]
+            ground[flat[ok]] = after[ok]
+        rest = np.flatnonzero(~easy)
+        rows = np.arange(self._n)[idx]
+        if rest.size and rest.size <= _ONE_BY_ONE:
+            for k in rest.tolist():  # a few: the per-actor path is cheaper than the mirrored passes
+                s = self._stand(int(rows[k]))
+                world._move_plain(s, d)
+                s._clear = (s.x, s.y, s.w, s.h)
+                i = s.walker.index
+                a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]))
+                self._store(s)
+            keep = np.flatnonzero(easy)
+        else:
+            keep = np.arange(m)
+            if rest.size:
+                r = rest
+                (out_x[r], out_y[r], out_vx[r], out_vy[r], on_ground[r], ground[r], hit_y[r], hit_y_kind[r],
+                 hit_x[r], hit_x_kind[r]) = _passes(T, x[r], y[r], w[r], h[r], vx[r], vy_new[r], dy[r], tx[r],
+                                                    was_grounded[r], a["snap"][idx][r])
+        if not keep.size:
+            return
+        if keep.size < m:
+            sub = keep
+            idx = rows[keep]
+        else:
+            sub = slice(None)
+        x, y, w, h = out_x[sub], out_y[sub], a["w"][idx], a["h"][idx]
+        on_ground, ground, hit_x = on_ground[sub], ground[sub], hit_x[sub]
+        # the walking rule
+        direction = a["direction"][idx]
+        turn = hit_x != 0
+        look = np.flatnonzero(~turn & on_ground & a["ledges"][idx])
+        if look.size:
+            turn[look] = ~self._ground_ahead(T, world.grid, x[look], y[look], w[look], h[look], direction[look])
+        direction = np.where(turn, -direction, direction).astype(np.int8)
+        # store
+        a["x"][idx], a["y"][idx], a["vx"][idx], a["vy"][idx] = x, y, direction * a["speed"][idx], out_vy[sub]
+        a["on_ground"][idx], a["ground_kind"][idx] = on_ground, ground
+        a["ground_one_way"][idx] = ground == _batch.R_ONE_WAY
+        a["ground_platform"][idx] = None
+        a["hit_y"][idx], a["hit_y_kind"][idx] = hit_y[sub], hit_y_kind[sub]
+        a["hit_x"][idx], a["hit_x_kind"][idx] = hit_x, hit_x_kind[sub]
+        a["hit_y_other"][idx] = None
+        a["hit_x_other"][idx] = None
+        a["direction"][idx] = direction
+        a["clear_x"][idx], a["clear_y"][idx], a["clear_w"][idx], a["clear_h"][idx] = x, y, w, h
+
+    @staticmethod
+    def _ground_ahead(T, grid, x, y, w, h, direction):
+        """``_ground_ahead`` on arrays, tiles and walled sides only (no platform is near a batch walker)."""
+        ts = T.ts
+        px = np.where(direction > 0, x + w + PROBE, x - PROBE)
+        py = y + h + PROBE
+        col, row = _batch.floor(px / ts), _batch.floor(py / ts)
+        inside = (col >= 0) & (col < T.cols) & (row >= 0) & (row < T.rows)
+        tile = T.k[np.where(inside, row * T.cols + col, 0)] != EMPTY
+        return np.where(inside, tile, _beyond_wall(grid.edges, col, row, T.cols, T.rows))
+
+
+def _passes(T, x, y, w, h, vx, vy, dy, tx, was_grounded, snap):
+    """The mirrored passes for walkers anywhere (no platform near): the Y pass, the X pass, the snap.
+    ``vy`` is the velocity after gravity, ``dy`` the step's fall. Returns the new x, y, vx, vy,
+    on_ground, ground kind and the two contacts (normal, kind code)."""
+    m = len(x)
+    x, y, vx, vy = x.copy(), y.copy(), vx.copy(), vy.copy()
+    hit_y = np.zeros(m, np.int8)
+    hit_y_kind = np.full(m, -1, np.int8)
+    sel = np.flatnonzero(dy != 0.0)
+    if sel.size:
+        ny, hit_y[sel], hit_y_kind[sel] = _batch.move_y(T, x[sel], y[sel], w[sel], h[sel], y[sel] + dy[sel])
+        y[sel] = ny
+    vy[hit_y != 0] = 0.0
+    x_before = x.copy()
+    hit_x = np.zeros(m, np.int8)
+    hit_x_kind = np.full(m, -1, np.int8)
+    sel = np.flatnonzero(tx != x)
+    if sel.size:
+        xs, ys = x[sel], y[sel]
+        kind = _batch.move_x(T, xs, ys, w[sel], h[sel], tx[sel], hit_y[sel] == -1)
+        x[sel], y[sel] = xs, ys
+        hit = kind >= 0
+        hit_x[sel[hit]] = np.where(tx[sel[hit]] > x_before[sel[hit]], -1, 1)
+        hit_x_kind[sel] = kind
+    vx[hit_x != 0] = 0.0
+    on_ground = np.zeros(m, bool)
+    ground = np.full(m, -1, np.int8)
+    sel = np.flatnonzero(vy >= 0.0)
+    if sel.size:
+        reach = np.where(was_grounded[sel] & snap[sel], np.abs(x[sel] - x_before[sel]) + w[sel] * 0.5 + 0.5, EPS)
+        ny, kind = _batch.land(T, x[sel], y[sel], w[sel], h[sel], reach)
+        y[sel] = ny
+        stands = kind >= 0
+        vy[sel[stands]] = 0.0
+        on_ground[sel] = stands
+        ground[sel] = kind
+    return x, y, vx, vy, on_ground, ground, hit_y, hit_y_kind, hit_x, hit_x_kind
+
+
+def _finite_velocity(walker, vx, vy) -> None:
+    if not (math.isfinite(vx) and math.isfinite(vy)):
+        raise ValueError(f"{walker!r} has velocity vx={float(vx)!r} vy={float(vy)!r}; velocities must be finite px/s")
+
