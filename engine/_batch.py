@@ -43,9 +43,9 @@ def place_before(edge, size):
 
 
 class Tables:
-    """A grid as the batch reads it: flat kinds and slope heights, prefix sums of solid, one-way and slope
-    tiles (is any in a row span, or in a box: two or four reads), slope faces, ramps. Built once per grid
-    version."""
+    """A grid as the batch reads it: flat kinds and slope heights, the y of each slope tile's left and
+    right edges, prefix sums of solid, one-way and slope tiles packed into one integer (any of each kind
+    in a row span: two reads; in a box: four), slope faces and ramps. Built once per grid version."""
 
     def __init__(self, grid):
         self.grid = grid
@@ -56,15 +56,29 @@ class Tables:
         self.k = k.ravel().copy()
         self.sl = np.asarray(grid.slope_left, dtype=np.float64).ravel().copy()
         self.sr = np.asarray(grid.slope_right, dtype=np.float64).ravel().copy()
-        solid, slope = k == SOLID, k == SLOPE
-        self.row_solid = _row_prefix(solid)
-        self.row_one_way = _row_prefix(k == ONE_WAY)
-        self.row_slope = _row_prefix(slope)
-        self.row_ceiling = _row_prefix(solid | slope)
-        self.box_solid = _box_prefix(solid)
-        self.box_slope = _box_prefix(slope)
-        self.box_block = _box_prefix(solid | slope)  # what stops a box moving sideways
+        solid, one_way, slope = (k == SOLID), (k == ONE_WAY), (k == SLOPE)
+        # row prefix, one empty row above and below the map (rows -1 and ``rows`` read as empty)
+        packed = solid.astype(np.int64) | (one_way.astype(np.int64) << 21) | (slope.astype(np.int64) << 42)
+        self.row_p = np.zeros((rows + 2, cols + 1), np.int64)
+        np.cumsum(packed, axis=1, out=self.row_p[1:-1, 1:])
+        self.row_p = self.row_p.ravel()
+        box = solid.astype(np.int64) | (slope.astype(np.int64) << 31)
+        self.box_p = np.zeros((rows + 1, cols + 1), np.int64)
+        self.box_p[1:, 1:] = box.cumsum(axis=0).cumsum(axis=1)
+        self.box_p = self.box_p.ravel()
+        bottom = (np.arange(rows, dtype=np.float64)[:, None] + 1.0) * ts
+        # y of each slope tile's left / right edge (inf elsewhere): a neighbour's edge nearest the centre
+        self.top_l = np.where(slope, bottom - self.sl.reshape(rows, cols), INF).ravel()
+        self.top_r = np.where(slope, bottom - self.sr.reshape(rows, cols), INF).ravel()
         self.x_lo, self.x_hi, self.y_lo, self.y_hi = grid._x_lo, grid._x_hi, grid._y_lo, grid._y_hi
+        # slope tiles with an edge a hair above their bottom: a flat top beside them is not simply tied
+        odd = slope & (((self.sl.reshape(rows, cols) > 0) & (self.sl.reshape(rows, cols) <= 2 * EPS))
+                       | ((self.sr.reshape(rows, cols) > 0) & (self.sr.reshape(rows, cols) <= 2 * EPS)))
+        self.odd = None
+        if odd.any():
+            self.odd = np.zeros((rows + 2, cols + 1), np.int32)
+            np.cumsum(odd, axis=1, out=self.odd[1:-1, 1:])
+            self.odd = self.odd.ravel()
         n = rows * cols
         # faces of slope tiles (low, high above the tile's bottom; NaN: none) met moving right / left
         self.face_r = np.full((2, n), np.nan)
@@ -82,20 +96,27 @@ class Tables:
         self.ramp_l = np.array(grid._ramp_r, bool)
 
     # -- spans ------------------------------------------------------------------------------------------
-    def row_any(self, table, r, c0, c1):
-        """Is any tile of ``table``'s kind in row ``r``, columns ``c0..c1``? (c0, c1 clamped to the map;
-        rows outside the map and empty spans: no.)"""
-        ok = (r >= 0) & (r < self.rows) & (c0 <= c1)
-        base = np.where(ok, r, 0) * (self.cols + 1)
-        return ok & (table[base + np.where(ok, c1 + 1, 0)] > table[base + np.where(ok, c0, 0)])
+    def span(self, r, c0, c1):
+        """Packed counts of the tiles in row ``r`` (any row: outside the map reads empty), columns
+        ``c0..c1`` (within the map, ``c0 <= c1 + 1``; other spans read garbage: mask them). Test with
+        ``& F_SOLID`` etc."""
+        base = (np.clip(r, -1, self.rows) + 1) * (self.cols + 1)
+        return self.row_p.take(base + c1 + 1, mode="clip") - self.row_p.take(base + c0, mode="clip")
 
-    def box_any(self, table, r0, r1, c0, c1):
-        """Is any tile of ``table``'s kind in rows ``r0..r1``, columns ``c0..c1`` (all clamped)?"""
-        ok = (r0 <= r1) & (c0 <= c1)
+    def span_odd(self, r, c0, c1):
+        base = (np.clip(r, -1, self.rows) + 1) * (self.cols + 1)
+        return np.where(c0 <= c1, self.odd.take(base + c1 + 1, mode="clip") - self.odd.take(base + c0, mode="clip"), 0)
+
+    def box(self, r0, r1, c0, c1):
+        """Packed counts (``& B_SOLID``; slope: ``> B_SOLID``) of the tiles in rows ``r0..r1``, columns
+        ``c0..c1``, each range clamped below / above to the map; 0 where a range is empty."""
         w = self.cols + 1
-        a, b = np.where(ok, r0, 0) * w, np.where(ok, r1 + 1, 0) * w
-        c0, c1 = np.where(ok, c0, 0), np.where(ok, c1 + 1, 0)
-        return ok & (table[b + c1] - table[a + c1] - table[b + c0] + table[a + c0] > 0)
+        a, b = r0 * w, (r1 + 1) * w
+        p, q = c0, c1 + 1
+        t = self.box_p
+        d = t.take(b + q, mode="clip") - t.take(a + q, mode="clip") - t.take(b + p, mode="clip") \
+            + t.take(a + p, mode="clip")
+        return np.where((r0 <= r1) & (c0 <= c1), d, 0)
 
     def height(self, i, u):
         """``_motion._slope_height``: surface height of slope tile ``i`` at local x ``u``."""
@@ -106,18 +127,12 @@ class Tables:
         return np.maximum(0, floor(x / self.ts)), np.minimum(self.cols - 1, ceil((x + w) / self.ts) - 1)
 
 
-def _row_prefix(mask):
-    rows, cols = mask.shape
-    out = np.zeros((rows, cols + 1), np.int32)
-    np.cumsum(mask, axis=1, out=out[:, 1:])
-    return out.ravel()
-
-
-def _box_prefix(mask):
-    rows, cols = mask.shape
-    out = np.zeros((rows + 1, cols + 1), np.int32)
-    out[1:, 1:] = mask.cumsum(axis=0).cumsum(axis=1)
-    return out.ravel()
+F_SOLID = (1 << 21) - 1  # fields of Tables.span
+F_ONE_WAY = F_SOLID << 21
+F_FLAT = F_SOLID | F_ONE_WAY
+F_CEILING = F_SOLID | (F_SOLID << 42)
+F_SLOPE = 1 << 42  # (a count >= this has a slope tile)
+B_SOLID = (1 << 31) - 1  # fields of Tables.box
 
 
 # -- queries ---------------------------------------------------------------------------------------------
@@ -134,96 +149,94 @@ def find_support(T: Tables, x, w, feet_from, feet_to):
     lo = feet_from - EPS
     c0, c1 = T.cols_of(x, w)
     r1 = np.minimum(T.rows - 1, floor(feet_to / ts))
-    # flat tops: the first row from the top with a solid (or else a one-way) tile under the box
-    ra = np.maximum(0, ceil(lo / ts))
+    lot = lo / ts
+    ra = np.maximum(0, ceil(lot))
     n = np.where(c0 <= c1, r1 - ra + 1, 0)
-    flat_y = np.full(m, INF)
-    solid_first = np.zeros(m, bool)
     nr = int(n.max()) if m else 0
+    # flat tops: the first row from the top with a solid (or else a one-way) tile under the box
     if nr == 1:
+        d = T.span(ra, c0, c1)
         live = n > 0
-        solid = live & T.row_any(T.row_solid, ra, c0, c1)
-        found = solid | (live & T.row_any(T.row_one_way, ra, c0, c1))
-        flat_y[found] = ra[found] * float(ts)
-        solid_first = solid
+        solid = live & ((d & F_SOLID) != 0)
+        flat_y = np.where(live & ((d & F_FLAT) != 0), ra * float(ts), INF)
     elif nr > 1:
-        r = ra + np.arange(nr)[:, None]
-        live = np.arange(nr)[:, None] < n
-        solid = live & T.row_any(T.row_solid, r, c0, c1)
-        found = solid | (live & T.row_any(T.row_one_way, r, c0, c1))
+        k = np.arange(nr)[:, None]
+        d = T.span(ra + k, c0, c1)
+        found = (k < n) & ((d & F_FLAT) != 0)
         first = found.argmax(axis=0)
-        cols = np.arange(m)
-        has = found[first, cols]
-        flat_y[has] = (ra + first)[has] * float(ts)
-        solid_first = solid[first, cols]
+        d = d[first, np.arange(m)]
+        has = found[first, np.arange(m)]
+        solid = has & ((d & F_SOLID) != 0)
+        flat_y = np.where(has, (ra + first) * float(ts), INF)
+    else:
+        solid, flat_y = np.zeros(m, bool), np.full(m, INF)
+    best = flat_y
     # slope surfaces, for boxes with a slope tile in the rows and columns searched
     slope_y = None
-    rs = np.maximum(0, floor(lo / ts) - 1)
-    near = np.flatnonzero(T.box_any(T.box_slope, rs, r1, c0, c1))
+    rs = np.maximum(0, floor(lot) - 1)
+    near = np.flatnonzero(T.box(rs, r1, c0, c1) > B_SOLID)
     if near.size:
         slope_y = np.full(m, INF)
         slope_y[near] = _slope_support(T, x[near], w[near], lo[near], feet_to[near], rs[near], r1[near], c0[near],
                                        c1[near])
-    edge = T.y_hi
-    edge_y = np.where((lo <= edge) & (edge <= feet_to), edge, INF)
-    best = np.minimum(flat_y, edge_y)
-    if slope_y is not None:
         best = np.minimum(best, slope_y)
+    edge_y = None
+    if T.y_hi < INF:
+        edge = T.y_hi
+        edge_y = np.where((lo <= edge) & (edge <= feet_to), edge, INF)
+        best = np.minimum(best, edge_y)
     tie = best + EPS
-    flat = flat_y <= tie
-    kind = np.where(flat & ~solid_first, R_ONE_WAY, -1).astype(np.int8)
+    kind = np.where(flat_y <= tie, np.where(solid, R_SOLID, R_ONE_WAY), 9)
     if slope_y is not None:
-        kind[slope_y <= tie] = R_SLOPE
-    kind[(flat & solid_first) | (edge_y <= tie)] = R_SOLID
-    kind[best == INF] = -1
-    return best, kind
+        kind = np.where(slope_y <= tie, np.minimum(kind, R_SLOPE), kind)
+    if edge_y is not None:
+        kind = np.where(edge_y <= tie, R_SOLID, kind)
+    return best, np.where(best < INF, kind, -1).astype(np.int8)
 
 
 def _slope_support(T, x, w, lo, feet_to, rs, r1, c0, c1):
-    """The highest slope candidate of find_support (inf where none), every (row, column) at once."""
+    """The highest slope candidate of find_support (inf where none), every (row, column) at once (rows and
+    columns past a box's last are read again as its last: a repeat never changes a minimum)."""
     ts, cols = T.ts, T.cols
     cx = x + w * 0.5
     cc = floor(cx / ts)
-    cc_in = (cc >= 0) & (cc < cols)
-    r = rs + np.arange(int((r1 - rs).max()) + 1)[:, None]  # (rows, boxes)
-    row_ok = r <= r1
+    r = np.minimum(rs + np.arange(int((r1 - rs).max()) + 1)[:, None], r1)  # (rows, boxes)
     base = r * cols
-    bottom = ((r + 1) * float(ts))[:, None, :]
-    centre_is_slope = (row_ok & cc_in & (T.k[np.where(row_ok & cc_in, base + cc, 0)] == SLOPE))[:, None, :]
-    c = (c0 + np.arange(int((c1 - c0).max()) + 1)[:, None])[None, :, :]  # (1, cols, boxes)
-    ok = row_ok[:, None, :] & (c <= c1)
-    i = np.where(ok, base[:, None, :] + c, 0)
-    ok &= T.k[i] == SLOPE
-    at_centre = c == cc
-    ok &= at_centre | ~centre_is_slope
-    y = np.where(at_centre, bottom - T.height(i, cx - c * ts),
-                 np.where(c > cc, bottom - T.sl[i], bottom - T.sr[i]))
-    ok &= (lo <= y) & (y <= feet_to)
-    return np.where(ok, y, INF).min(axis=(0, 1))
+    in_map = (cc >= 0) & (cc < cols)
+    ic = base + np.where(in_map, cc, 0)
+    centre = in_map & (T.k[ic] == SLOPE)
+    yc = (r + 1) * float(ts) - T.height(ic, cx - cc * ts)
+    yc = np.where(centre & (lo <= yc) & (yc <= feet_to), yc, INF).min(axis=0)
+    # a neighbour's edge nearest the centre, in rows where the centre is not over a slope
+    c = np.minimum(c0 + np.arange(int((c1 - c0).max()) + 1)[:, None], c1)  # (cols, boxes)
+    i = base[:, None, :] + c
+    yn = np.where(c > cc, T.top_l[i], np.where(c < cc, T.top_r[i], INF))
+    yn = np.where(~centre[:, None, :] & (lo <= yn) & (yn <= feet_to), yn, INF).min(axis=(0, 1))
+    return np.minimum(yc, yn)
 
 
 def find_ceiling(T: Tables, x, w, head_from, head_to):
     """``_motion.find_ceiling`` without platforms: the lowest ceiling crossed moving the head up from
-    ``head_from`` to ``head_to``, -inf where none."""
+    ``head_from`` to ``head_to``, -inf where none. (Every row from ``r_lo`` up has its bottom below
+    ``head_to``: ``_motion``'s "bottom <= head_to" test never ends the scan early.)"""
     ts = T.ts
     m = len(x)
     c0, c1 = T.cols_of(x, w)
-    found = np.full(m, -INF)
     r_hi = np.minimum(T.rows - 1, floor((head_from + EPS) / ts) - 1)
-    r_lo = np.maximum(0, floor(head_to / ts))
-    # (every row from r_lo up has its bottom below head_to: _motion's "bottom <= head_to" never stops it)
-    n = r_hi - r_lo + 1
-    live = np.flatnonzero(n > 0)
-    if live.size:
-        nr = int(n[live].max())
-        r = r_hi[live] - np.arange(nr)[:, None]
-        hit = (np.arange(nr)[:, None] < n[live]) & T.row_any(T.row_ceiling, r, c0[live], c1[live])
+    n = np.where(c0 <= c1, r_hi - np.maximum(0, floor(head_to / ts)) + 1, 0)
+    nr = int(n.max()) if m else 0
+    if nr == 1:
+        found = np.where((n > 0) & ((T.span(r_hi, c0, c1) & F_CEILING) != 0), (r_hi + 1) * float(ts), -INF)
+    elif nr > 1:
+        k = np.arange(nr)[:, None]
+        hit = (k < n) & ((T.span(r_hi - k, c0, c1) & F_CEILING) != 0)
         first = hit.argmax(axis=0)
-        has = hit[first, np.arange(live.size)]
-        found[live[has]] = (r_hi[live] - first + 1)[has] * float(ts)
+        found = np.where(hit[first, np.arange(m)], (r_hi - first + 1) * float(ts), -INF)
+    else:
+        found = np.full(m, -INF)
     top = T.y_lo
-    edge = (head_to < top) & (top <= head_from + EPS) & (top > found)
-    found[edge] = top
+    if top > -INF:
+        found = np.where((head_to < top) & (top <= head_from + EPS) & (top > found), top, found)
     return found
 
 
@@ -250,10 +263,15 @@ def _feet_ceiling(T: Tables, cx, feet_from, feet_to):
 def solid_overlaps(T: Tables, x, y, w, h):
     """``TileGrid.solid_overlaps``: strictly overlaps a SOLID tile or reaches past a wall edge."""
     ts = T.ts
-    out = (x < T.x_lo) | (x + w > T.x_hi) | (y < T.y_lo) | (y + h > T.y_hi)
     c0, c1 = T.cols_of(x, w)
     r0, r1 = np.maximum(0, floor(y / ts)), np.minimum(T.rows - 1, ceil((y + h) / ts) - 1)
-    return out | T.box_any(T.box_solid, r0, r1, c0, c1)
+    out = (T.box(r0, r1, c0, c1) & B_SOLID) != 0
+    for lo, hi, a, size in ((T.x_lo, T.x_hi, x, w), (T.y_lo, T.y_hi, y, h)):
+        if lo > -INF:
+            out |= a < lo
+        if hi < INF:
+            out |= a + size > hi
+    return out
 
 
 def slope_depth(T: Tables, x, y, w, h):
@@ -366,12 +384,11 @@ def _centre_before(edge, half, right, x0, inclusive):
 def _slope_ahead(T: Tables, y, h, w, x0, x1):
     """``_motion._slope_ahead``: a slope tile in the feet's row along the bottom-centre's way?"""
     ts = T.ts
-    r = floor((y + h - EPS) / ts)
-    ok = (x1 != x0) & (r >= 0) & (r < T.rows)
     half = w * 0.5
     c0, c1 = floor((x0 + half) / ts), floor((x1 + half) / ts)
-    lo, hi = np.minimum(c0, c1), np.maximum(c0, c1)
-    return ok & T.row_any(T.row_slope, r, np.maximum(lo, 0), np.minimum(hi, T.cols - 1))
+    lo = np.clip(np.minimum(c0, c1), 0, T.cols)
+    hi = np.clip(np.maximum(c0, c1), -1, T.cols - 1)
+    return (x1 != x0) & (T.span(floor((y + h - EPS) / ts), lo, hi) >= F_SLOPE)
 
 
 def _climb(T: Tables, y, w, h, x0, x1):
@@ -562,34 +579,107 @@ def land(T: Tables, x, y, w, h, reach):
     return ny, sk
 
 
-def flat_walk(T: Tables, x, y, w, h, tx, dy, reach):
+def _leading_edge(T: Tables, x, w, tx):
+    """Where the X pass's leading edge goes: ``(enters, walls, right, cs, ce)``: it reaches new tile
+    columns ``cs..ce`` (scan order), it crosses a wall edge of the map."""
+    ts, cols = T.ts, T.cols
+    right = tx > x
+    lead0, lead1 = np.where(right, x + w, x), np.where(right, tx + w, tx)
+    cs = np.where(right, np.maximum(0, ceil((lead0 - EPS) / ts)), np.minimum(cols - 1, floor((lead0 + EPS) / ts) - 1))
+    ce = np.where(right, np.minimum(cols - 1, ceil(lead1 / ts) - 1), np.maximum(0, floor(lead1 / ts)))
+    enters = np.where(right, cs <= ce, ce <= cs)
+    walls = np.zeros(len(x), bool)
+    if T.x_hi < INF:
+        walls |= right & (lead0 - EPS <= T.x_hi) & (T.x_hi < lead1)
+    if T.x_lo > -INF:
+        walls |= ~right & (lead1 < T.x_lo) & (T.x_lo <= lead0 + EPS)
+    return enters, walls, right, cs, ce
+
+
+def flat_walk(T: Tables, x, y, w, h, tx, dy):
     """Which boxes, standing on a flat top, make a step that the passes would reduce to ``x = tx``?
 
     For those, ``move_y`` lands back on the top it stands on, ``move_x`` meets nothing and ``land`` snaps
-    back onto the same top: ``y`` is already ``place_before(top, h)``, the step goes down, no slope tile
-    is near (rows two above the top down to the reach of the feet, the box's columns before and after),
-    the leading edge enters no column with a solid or slope tile in the box's rows and crosses no wall
-    edge, and the top has a solid or one-way tile (or the bottom wall) under the box before and after.
+    back onto the same top: ``y`` is already ``place_before(top, h)``, the step goes down, the leading
+    edge enters no column with a solid or slope tile in the box's rows and crosses no wall edge, the top
+    has a solid or one-way tile (or the bottom wall) under the box before and after, and no slope tile
+    changes what ``find_support`` finds. Only slopes in the row above the top (whose bottom is the top)
+    or the row of the top can give a candidate near the top: over the centre in the row above it would be
+    higher (excluded), anywhere else it is the top itself or lower, which at most ties, and a tie with a
+    solid top is still solid (a one-way top with a slope near is excluded).
     Returns ``(mask, kind before, kind after)``: the floor's kind code for the Y pass and for the snap.
     """
     ts, rows, cols = T.ts, T.rows, T.cols
     feet = y + h
     r = np.rint(feet / ts).astype(np.int64)
     top = r * float(ts)
-    ok = (feet <= top) & (np.nextafter(y, INF) + h > top) & (y + dy > y)
-    right = tx > x
-    lead0, lead1 = np.where(right, x + w, x), np.where(right, tx + w, tx)
-    cs = np.where(right, np.maximum(0, ceil((lead0 - EPS) / ts)), np.minimum(cols - 1, floor((lead0 + EPS) / ts) - 1))
-    ce = np.where(right, np.minimum(cols - 1, ceil(lead1 / ts) - 1), np.maximum(0, floor(lead1 / ts)))
-    r0, r1 = np.maximum(0, floor(y / ts)), np.minimum(rows - 1, ceil(feet / ts) - 1)
-    ok &= ~T.box_any(T.box_block, r0, r1, np.where(right, cs, ce), np.where(right, ce, cs))
-    ok &= np.where(right, ~((lead0 - EPS <= T.x_hi) & (T.x_hi < lead1)), ~((lead1 < T.x_lo) & (T.x_lo <= lead0 + EPS)))
+    ok = (y == place_before(top, h)) & (y + dy > y)
+    enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
+    ok &= ~walls
+    if enters.any():  # entering columns: nothing solid or sloped there in the box's rows
+        ok &= ~enters | (T.box(np.maximum(0, floor(y / ts)), np.minimum(rows - 1, ceil(feet / ts) - 1),
+                               np.where(right, cs, ce), np.where(right, ce, cs)) == 0)
     c0, c1 = T.cols_of(x, w)
     n0, n1 = T.cols_of(tx, w)
+    d0, d1 = T.span(r, c0, c1), T.span(r, n0, n1)
     bottom = T.y_hi == top
-    before = T.row_any(T.row_solid, r, c0, c1) | bottom
-    after = T.row_any(T.row_solid, r, n0, n1) | bottom
-    ok &= (before | T.row_any(T.row_one_way, r, c0, c1)) & (after | T.row_any(T.row_one_way, r, n0, n1))
-    r_end = np.minimum(rows - 1, floor((feet + np.maximum(dy, reach)) / ts) + 1)  # (+1: rounding slack)
-    ok &= ~T.box_any(T.box_slope, np.maximum(0, r - 2), r_end, np.minimum(c0, n0), np.maximum(c1, n1))
+    before = bottom | ((d0 & F_SOLID) != 0)
+    after = bottom | ((d1 & F_SOLID) != 0)
+    ok &= (bottom | ((d0 & F_FLAT) != 0)) & (bottom | ((d1 & F_FLAT) != 0))
+    # slopes: none over the centre's way in the row above; near a one-way top, none at all
+    half = w * 0.5
+    k0, k1 = floor((x + half) / ts), floor((tx + half) / ts)
+    lo, hi = np.minimum(k0, k1), np.maximum(k0, k1)
+    ok &= T.span(r - 1, np.clip(lo, 0, cols), np.clip(hi, -1, cols - 1)) < F_SLOPE
+    a, b = np.minimum(c0, n0), np.maximum(c1, n1)
+    ok &= (before & after) | (T.box(np.maximum(0, r - 1), np.minimum(rows - 1, r), a, b) <= B_SOLID)
+    if T.odd is not None:
+        ok &= T.span_odd(r - 1, a, b) == 0
     return ok, np.where(before, R_SOLID, R_ONE_WAY).astype(np.int8), np.where(after, R_SOLID, R_ONE_WAY).astype(np.int8)
+
+
+def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
+    """Which boxes, standing on a slope's surface with the bottom-centre staying in that tile's column,
+    make a step the passes reduce to ``x = tx, y = place_before(surface at the new centre)``?
+
+    ``y`` is already ``place_before(surface, h)`` and the feet's row (just above them) is the slope's
+    row, so ``find_support`` scans flat tops from the row below, whose candidates (and those of any slope
+    further down) are all at or below the slope tile's bottom: the surface, kept ``EPS`` above that
+    bottom, wins alone. ``move_x`` enters no column and no wall edge, so only ``_climb`` acts: no face
+    (the feet are on the surface); uphill it lifts onto the surface at the new centre if the box there
+    overlaps no solid and the head crosses no ceiling (else the box is left to the full passes);
+    downhill the snap (``reach``) follows the surface down. Returns ``(mask, y after)``.
+    """
+    ts, rows, cols = T.ts, T.rows, T.cols
+    half = w * 0.5
+    cx, ncx = x + half, tx + half
+    cc = floor(cx / ts)
+    feet = y + h
+    lot = (feet - EPS) / ts
+    r = floor(lot)
+    ok = (floor(ncx / ts) == cc) & (cc >= 0) & (cc < cols) & (r >= 0) & (r < rows) & (lot > r)
+    i = np.where(ok, r * cols + cc, 0)
+    ok &= T.k[i] == SLOPE
+    bottom = (r + 1) * float(ts)
+    u0, u1 = cx - cc * ts, ncx - cc * ts
+    ok &= (u0 >= 0.0) & (u0 <= ts) & (u1 >= 0.0) & (u1 <= ts)  # (so _climb's clamps change nothing)
+    s0 = bottom - T.height(i, u0)
+    s1 = bottom - T.height(i, u1)
+    ok &= (y == place_before(s0, h)) & (y + dy > y) & ((y + dy) + h >= s0)
+    ok &= (s0 + EPS < bottom) & (s1 + EPS < bottom)
+    enters, walls = _leading_edge(T, x, w, tx)[:2]
+    ok &= ~enters & ~walls
+    new_y = place_before(s1, h)
+    up = feet > s1
+    feet1 = np.where(up, new_y + h, feet)
+    ok &= (feet1 - EPS) / ts > r  # the snap's window starts in the slope's row too
+    ok &= up | (s1 <= feet + reach)
+    if up.any():  # the lift: no solid in the box at its new place, no ceiling crossed by the head
+        lift_ok = ~solid_overlaps(T, tx, new_y, w, h)
+        c0, c1 = T.cols_of(tx, w)
+        r_hi = np.minimum(rows - 1, floor((y + EPS) / ts) - 1)
+        lift_ok &= T.box(np.maximum(0, floor(new_y / ts)), r_hi, c0, c1) == 0
+        if T.y_lo > -INF:
+            lift_ok &= ~((new_y < T.y_lo) & (T.y_lo <= y + EPS))
+        ok &= ~up | lift_ok
+    return ok, new_y

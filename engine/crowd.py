@@ -23,7 +23,7 @@ from .tiles import EMPTY
 __all__ = ["Crowd", "Walker", "walk"]
 
 PROBE = 0.5  # px ahead of the leading foot and below the feet where walk() looks for ground
-_ONE_BY_ONE = 12  # walkers: at most this many needing the full passes take the per-actor path instead
+_ONE_BY_ONE = 30  # walkers: at most this many needing the full passes take the per-actor path instead
 
 
 # -- the rule, for one actor -------------------------------------------------------------------------------
@@ -448,6 +448,7 @@ class Crowd:
         reach = np.where(was_grounded & a["snap"][idx], np.abs(tx - x) + w * 0.5 + 0.5, EPS)
         ground = a["ground_kind"][idx]
         flat = np.flatnonzero((ground == _batch.R_SOLID) | (ground == _batch.R_ONE_WAY))
+        sloped = np.flatnonzero(ground == _batch.R_SLOPE)
         out_x, out_y, out_vx, out_vy = tx, y.copy(), vx.copy(), np.zeros(m)
         on_ground = np.ones(m, bool)
         ground = ground.copy()
@@ -457,11 +458,17 @@ class Crowd:
         hit_x_kind = np.full(m, -1, np.int8)
         easy = np.zeros(m, bool)
         if flat.size:
-            ok, before, after = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat],
-                                                 reach[flat])
+            ok, before, after = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat])
             easy[flat[ok]] = True
             hit_y_kind[flat[ok]] = before[ok]
             ground[flat[ok]] = after[ok]
+        if sloped.size:
+            ok, ny = _batch.slope_walk(T, x[sloped], y[sloped], w[sloped], h[sloped], tx[sloped], dy[sloped],
+                                       reach[sloped])
+            on = sloped[ok]
+            easy[on] = True
+            out_y[on] = ny[ok]
+            hit_y_kind[on] = _batch.R_SLOPE
         rest = np.flatnonzero(~easy)
         rows = np.arange(self._n)[idx]
         if rest.size and rest.size <= _ONE_BY_ONE:
