@@ -49,7 +49,7 @@ class Crowd:
 
         def session_step(buttons):
             events = step(buttons)
-            turn(self.actors, self.dirs, grid)
+            turn(world, self.actors, self.dirs)
             return events
 
         play.session.step = session_step

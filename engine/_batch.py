@@ -94,6 +94,10 @@ class Tables:
             self.cont_l[i] = _continues_ramp(grid, i, r, c, False)
         self.ramp_r = np.array(grid._ramp_l, bool)  # a solid stepped onto moving right (its left is a ramp)
         self.ramp_l = np.array(grid._ramp_r, bool)
+        self._runs = None
+
+    def __deepcopy__(self, memo):
+        return self  # never changed once built (a new grid version builds new tables)
 
     # -- spans ------------------------------------------------------------------------------------------
     def span(self, r, c0, c1):
@@ -102,6 +106,25 @@ class Tables:
         ``& F_SOLID`` etc."""
         base = (np.clip(r, -1, self.rows) + 1) * (self.cols + 1)
         return self.row_p.take(base + c1 + 1, mode="clip") - self.row_p.take(base + c0, mode="clip")
+
+    def runs(self):
+        """Per row and column, for a box no taller than a tile standing on the row's top: the first and
+        last column of the run of columns around it with a solid (then, for one-way: a one-way) tile in
+        the row and nothing solid or sloped in the row above; -1 where the column is not on one. Two
+        flat arrays, solid runs first."""
+        if self._runs is None:
+            k = self.k.reshape(self.rows, self.cols)
+            above = np.vstack([np.zeros((1, self.cols), np.int8), k[:-1]])
+            open_above = (above == 0) | (above == ONE_WAY)
+            starts, ends = [], []
+            idx = np.arange(self.cols)
+            for good in ((k == SOLID) & open_above, (k == ONE_WAY) & open_above):
+                start = np.maximum.accumulate(np.where(good, -1, idx), axis=1) + 1
+                end = np.minimum.accumulate(np.where(good, self.cols, idx)[:, ::-1], axis=1)[:, ::-1] - 1
+                starts.append(np.where(good, start, -1).ravel())
+                ends.append(np.where(good, end, -1).ravel())
+            self._runs = np.concatenate(starts), np.concatenate(ends)
+        return self._runs
 
     def span_odd(self, r, c0, c1):
         base = (np.clip(r, -1, self.rows) + 1) * (self.cols + 1)
@@ -683,3 +706,41 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
             lift_ok &= ~((new_y < T.y_lo) & (T.y_lo <= y + EPS))
         ok &= ~up | lift_ok
     return ok, new_y
+
+
+def runway(T: Tables, x, y, w, h, kind, reach=4):
+    """For boxes that ``flat_walk`` passed at ``x``: an x range ``lo..hi`` (``lo > hi``: none) around them
+    where every step of theirs at this ``y`` is again such a step, with this floor ``kind`` before and
+    after and no ledge or wall ahead: a run of columns, each with a tile of that kind under the box and
+    nothing solid or sloped in the box's rows or the row above the top (for a one-way floor, no slope in
+    the top's row either), a pixel short of its ends (``walk``'s look ahead stays on it). Boxes no taller
+    than a tile take the whole run (precomputed per row); taller ones look ``reach`` columns each side."""
+    ts, rows, cols = T.ts, T.rows, T.cols
+    feet = y + h
+    r = np.rint(feet / ts).astype(np.int64)
+    c0, c1 = T.cols_of(x, w)
+    solid = kind == R_SOLID
+    lo, hi = np.full(len(x), INF), np.full(len(x), -INF)
+    short = (h <= ts) & (r >= 0) & (r < rows)
+    s = np.flatnonzero(short)
+    if s.size:
+        start, end = T.runs()
+        i0 = np.where(solid[s], 0, rows * cols) + r[s] * cols
+        a, b = start[i0 + c0[s]], end[i0 + c1[s]]
+        ok = (a >= 0) & (end[i0 + c0[s]] >= c1[s])  # (the box's columns on one run; -1: not on a run)
+        lo[s] = np.where(ok, a * float(ts) + 1.0, INF)
+        hi[s] = np.where(ok, (b + 1) * float(ts) - w[s] - 1.0, -INF)
+    t = np.flatnonzero(~short)
+    if t.size:
+        r, c0, c1, solid = r[t], c0[t], c1[t], solid[t]
+        a, b = np.maximum(0, c0 - reach), np.minimum(cols - 1, c1 + reach)
+        d = T.span(r, a, b)
+        ok = np.where(solid, d & F_SOLID, (d >> 21) & F_SOLID) == b - a + 1
+        ok &= T.box(np.maximum(0, floor(y[t] / ts)), np.minimum(rows - 1, ceil(feet[t] / ts) - 1), a, b) == 0
+        ok &= T.span(r - 1, a, b) < F_SLOPE
+        ok &= solid | (T.box(np.maximum(0, r - 1), np.minimum(rows - 1, r), a, b) <= B_SOLID)
+        if T.odd is not None:
+            ok &= T.span_odd(r - 1, a, b) == 0
+        lo[t] = np.where(ok, a * float(ts) + 1.0, INF)
+        hi[t] = np.where(ok, (b + 1) * float(ts) - w[t] - 1.0, -INF)
+    return lo, hi, kind

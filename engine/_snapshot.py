@@ -6,7 +6,7 @@ which bodies it holds and which (trigger, actor) pairs overlap. Restoring writes
 the same objects, so references held elsewhere (the game's ``player``) stay valid, and stepping after a
 restore is bit-identical to never having left.
 
-Every class lists its state in ``STATE``, in one place: ``copied`` slots are saved and put back (values
+Crowds save their arrays (``Crowd._state``) and their walkers' rows. Every class lists its state in ``STATE``, in one place: ``copied`` slots are saved and put back (values
 that are immutable, or ``lists`` copied shallowly); ``kept`` slots are configuration or identity a step
 never changes (a platform's path, a body's name and data) and are left as they are. A test
 (tests/engine/test_snapshot.py) fails when a class gains a slot, or the World an attribute, that is in
@@ -20,6 +20,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .bodies import Actor, Character, Trigger
+from .crowd import _Stand
 from .platforms import Platform
 from .ropes import Rope
 
@@ -39,6 +40,7 @@ STATE: dict[type, Slots] = {
                  kept=("name",)),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
                              "coyote_left", "buffer_left")),
+    _Stand: Slots(kept=("walker",)),  # a walker standing in for one step: never in a snapshot (its crowd is)
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
                             "_wait_left", "_seen"),
                     kept=("path", "name", "data")),
@@ -50,8 +52,10 @@ STATE: dict[type, Slots] = {
 
 # The World's own attributes: membership and overlaps are state; the rest is configuration (kept by a
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
-WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes"),
-                    kept=("_rope_set", "grid", "feel", "_derived", "_sensor_cells", "_sensor_order", "_sensor_moves"))
+WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
+                                               "crowds"),
+                    kept=("_rope_set", "grid", "feel", "_derived", "_sensor_cells", "_sensor_order", "_sensor_moves",
+                          "_movers", "_grid_tables"))
 
 
 class _Layout(NamedTuple):
@@ -110,9 +114,9 @@ class Snapshot:
     """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
 
     __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra",
-                 "ropes")
+                 "ropes", "crowds")
 
-    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=()):
+    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=(), crowds=()):
         self.world = world
         self.steps = steps
         self.actors, self.platforms, self.triggers = actors, platforms, triggers
@@ -121,6 +125,7 @@ class Snapshot:
         self.boxes = boxes  # each trigger's box, in ``triggers`` order
         self.extra = extra  # ((obj, values), ...) for bodies held outside the world
         self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt), ...) in the world's rope order
+        self.crowds = crowds  # ((crowd, its state: Crowd._state()), ...) in the world's crowd order
 
 
 def take(world, extra=()) -> Snapshot:
@@ -132,8 +137,9 @@ def take(world, extra=()) -> Snapshot:
     held = tuple((o, _capture(o)) for o in extra if not any(o is a for a in actors))
     ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt)
                   for r in world.ropes)
+    crowds = tuple((c, c._state()) for c in world.crowds)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
-                    held, ropes)
+                    held, ropes, crowds)
 
 
 def put(world, snap: Snapshot) -> None:
@@ -160,6 +166,13 @@ def put(world, snap: Snapshot) -> None:
     if moved:
         Trigger.moves += 1  # every world holding these triggers rebuilds its index
     _put_ropes(world._rope_set, snap.ropes)
+    for crowd in world.crowds:
+        if not any(crowd is c for c, _ in snap.crowds):
+            crowd._world = None  # added after the snapshot
+    world.crowds[:] = [c for c, _ in snap.crowds]
+    for crowd, state in snap.crowds:
+        crowd._world = world
+        crowd._put_state(state)
 
 
 def _put_ropes(rope_set, saved) -> None:

@@ -11,6 +11,7 @@ or that need moving out of solid geometry, take the per-actor path (``_motion.py
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 
@@ -84,8 +85,14 @@ _FIELDS = {
     # the box the engine last saw free of solids (NaN: check it at the next step)
     "clear_x": (np.float64, np.nan), "clear_y": (np.float64, np.nan), "clear_w": (np.float64, np.nan),
     "clear_h": (np.float64, np.nan),
+    # a cache, not state: the x range (for this y) of the flat stretch the walker is on, where a step only
+    # moves it along (see _batch.runway); run_y NaN: none known
+    "run_lo": (np.float64, np.nan), "run_hi": (np.float64, np.nan), "run_y": (np.float64, np.nan),
+    "run_kind": (np.int8, -1),
 }
-STATE = tuple(_FIELDS)  # every field is simulation state (snapshots copy them all)
+CACHE = ("run_lo", "run_hi", "run_y", "run_kind")
+STATE = tuple(k for k in _FIELDS if k not in CACHE)  # what snapshots copy
+_HASHED = tuple(k for k in STATE if _FIELDS[k][0] is not object and not k.startswith("clear"))
 
 
 class Walker:
@@ -198,6 +205,23 @@ for _name, _chk in (("x", _number), ("y", _number), ("w", _size), ("h", _size), 
     setattr(Walker, _name, _walker_field(_name, _chk))
 
 
+def _column(name: str, doc: str):
+    def get(self):
+        return self._a[name][:self._n]
+
+    return property(get, doc=doc)
+
+
+_COLUMNS = {  # the arrays a game reads (and may write): name -> what it holds
+    "x": "px, left edges", "y": "px, top edges", "w": "px, widths", "h": "px, heights",
+    "vx": "px/s (the walking rule sets it every step)", "vy": "px/s, positive is down",
+    "prev_x": "px, x before the last step (for interpolation)", "prev_y": "px, y before the last step",
+    "speed": "px/s, walking speed", "direction": "+1 right, -1 left", "ledges": "turns round at ledges",
+    "gravity": "falls", "snap": "follows the ground down slopes and steps", "on_ground": "stands after the last step",
+    "squished": "crushed in the last step",
+}
+
+
 class _Stand(Actor):
     """A walker as a plain Actor for one step of the per-actor path (near platforms, out of solids)."""
 
@@ -219,6 +243,7 @@ class Crowd:
         self.walkers: list[Walker] = []
         self._world = None
         self._stands: list[_Stand] = []  # this step's walkers on the per-actor path
+        self._runways = None  # the Tables the runways were found on
 
     # -- membership ------------------------------------------------------------------------------------
     def add(self, x: float, y: float, w: float, h: float, *, speed: float = 40.0, direction: int = 1,
@@ -283,6 +308,36 @@ class Crowd:
         px, py = a["prev_x"][:n], a["prev_y"][:n]
         return px + (a["x"][:n] - px) * alpha, py + (a["y"][:n] - py) * alpha
 
+    # -- state (snapshots, hashes) ----------------------------------------------------------------------
+    def _state(self) -> tuple:
+        """Every walker's row (copies) and who the walkers are: what a snapshot keeps."""
+        n = self._n
+        return n, tuple(self.walkers), {k: self._a[k][:n].copy() for k in STATE}
+
+    def _put_state(self, state) -> None:
+        n, walkers, arrays = state
+        for w in self.walkers:
+            w.index = -1  # (those still here get their row back below)
+        if len(self._a["x"]) < n:
+            self._a = {k: np.full(max(16, n), d, t) for k, (t, d) in _FIELDS.items()}
+        for k, arr in arrays.items():
+            self._a[k][:n] = arr
+        for k in CACHE:
+            self._a[k][:n] = _FIELDS[k][1]
+        self._n = n
+        self.walkers[:] = walkers
+        for i, w in enumerate(walkers):
+            w.index = i
+
+    def _digest(self, h, platform_index) -> None:
+        """Feed everything the next step reads into the hash ``h`` (platforms by their index)."""
+        n, a = self._n, self._a
+        h.update(struct.pack("<q", n))
+        for k in _HASHED:
+            h.update(np.ascontiguousarray(a[k][:n]).tobytes())
+        for k in ("ground_platform", "hit_y_other", "hit_x_other"):
+            h.update(np.array([platform_index(p) for p in a[k][:n]], np.int64).tobytes())
+
     def _forget(self, platform) -> None:
         """A platform left the world: nobody stands on it any more."""
         a, n = self._a, self._n
@@ -314,6 +369,7 @@ class Crowd:
         stand = np.zeros(n, bool)
         idx = np.flatnonzero(check)
         if idx.size:
+            a["run_y"][idx] = np.nan  # (moved or resized by hand)
             self._check_numbers(idx)
             free = _batch.box_free(world._tables(), x[idx], y[idx], w[idx], h[idx])
             for p in world.platforms:
@@ -428,28 +484,57 @@ class Crowd:
 
     def _step_batch(self, world, d, idx) -> None:
         """``World._move_plain`` (gravity, the Y pass, the X pass, the ground snap) and ``walk`` for the
-        walkers ``idx``, none of them near a platform: those on flat ground with nothing in the way in one
-        short pass, the rest through the mirrored passes (or, when only a few, the per-actor path)."""
+        walkers ``idx``, none of them near a platform. Cheapest first: walkers on a runway (a stretch of
+        flat ground known to hold nothing in their way) only move along it; walkers on flat ground or a
+        slope with nothing in the way take one short pass; the rest go through the mirrored passes (or,
+        when only a few, the per-actor path)."""
         a, T = self._a, world._tables()
-        x, y, w, h = a["x"][idx], a["y"][idx], a["w"][idx], a["h"][idx]
-        vx, vy = a["vx"][idx], a["vy"][idx]
-        bad = ~np.isfinite(vx) | ~np.isfinite(vy)
-        if bad.any():
+        if self._runways is not T:  # the grid changed: every runway is unknown
+            a["run_y"][:] = np.nan
+            self._runways = T
+        x, y, vx, vy = a["x"][idx], a["y"][idx], a["vx"][idx], a["vy"][idx]
+        if not np.isfinite(vx + vy).all():
+            bad = ~np.isfinite(vx) | ~np.isfinite(vy)
             k = int(np.argmax(bad))
             _finite_velocity(self.walkers[int(np.arange(self._n)[idx][k])], vx[k], vy[k])
-        m = len(x)
         dt = d.dt
         # gravity, integrated over the step
         g = np.where(vy < 0.0, d.gravity, d.fall_gravity)
         vy_new = np.where(a["gravity"][idx], np.minimum(vy + g * dt, world.feel.fall.max_speed), vy)
         dy = (vy + vy_new) * 0.5 * dt
         tx = x + vx * dt
-        was_grounded = a["on_ground"][idx]
-        reach = np.where(was_grounded & a["snap"][idx], np.abs(tx - x) + w * 0.5 + 0.5, EPS)
-        ground = a["ground_kind"][idx]
+        rows = np.arange(self._n)[idx]
+        on_runway = (y == a["run_y"][idx]) & (tx >= a["run_lo"][idx]) & (tx <= a["run_hi"][idx]) & (y + dy > y)
+        run = rows[on_runway]
+        if run.size:  # nothing to meet, no ledge to see: only x moves (and the step's records)
+            a["x"][run] = a["clear_x"][run] = tx[on_runway]
+            a["vx"][run] = a["direction"][run] * a["speed"][run]
+            a["vy"][run] = 0.0
+            a["on_ground"][run] = True
+            kind = a["run_kind"][run]
+            a["ground_kind"][run] = a["hit_y_kind"][run] = kind
+            a["ground_one_way"][run] = kind == _batch.R_ONE_WAY
+            a["hit_y"][run] = -1
+            a["hit_x"][run] = 0
+            a["hit_x_kind"][run] = -1
+            a["clear_y"][run] = y[on_runway]
+            a["clear_w"][run], a["clear_h"][run] = a["w"][run], a["h"][run]
+        if run.size < rows.size:
+            rest = ~on_runway
+            self._step_lanes(world, d, T, rows[rest], tx[rest], vy_new[rest], dy[rest])
+
+    def _step_lanes(self, world, d, T, rows, tx, vy_new, dy) -> None:
+        """The walkers ``rows`` not on a runway (see ``_step_batch``)."""
+        a = self._a
+        m = len(rows)
+        x, y, w, h = a["x"][rows], a["y"][rows], a["w"][rows], a["h"][rows]
+        was_grounded = a["on_ground"][rows]
+        snap = a["snap"][rows]
+        reach = np.where(was_grounded & snap, np.abs(tx - x) + w * 0.5 + 0.5, EPS)
+        ground = a["ground_kind"][rows]
         flat = np.flatnonzero((ground == _batch.R_SOLID) | (ground == _batch.R_ONE_WAY))
         sloped = np.flatnonzero(ground == _batch.R_SLOPE)
-        out_x, out_y, out_vx, out_vy = tx, y.copy(), vx.copy(), np.zeros(m)
+        out_x, out_y, out_vy = tx, y.copy(), np.zeros(m)
         on_ground = np.ones(m, bool)
         ground = ground.copy()
         hit_y = np.full(m, -1, np.int8)
@@ -459,9 +544,16 @@ class Crowd:
         easy = np.zeros(m, bool)
         if flat.size:
             ok, before, after = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat])
-            easy[flat[ok]] = True
-            hit_y_kind[flat[ok]] = before[ok]
-            ground[flat[ok]] = after[ok]
+            on = flat[ok]
+            easy[on] = True
+            hit_y_kind[on] = before[ok]
+            ground[on] = after[ok]
+            if on.size:  # a runway from here, where the ground allows one
+                lo, hi, kind = _batch.runway(T, tx[on], y[on], w[on], h[on], after[ok])
+                found = lo <= hi
+                r = rows[on[found]]
+                a["run_lo"][r], a["run_hi"][r], a["run_y"][r], a["run_kind"][r] = lo[found], hi[found], y[on[found]], \
+                    kind[found]
         if sloped.size:
             ok, ny = _batch.slope_walk(T, x[sloped], y[sloped], w[sloped], h[sloped], tx[sloped], dy[sloped],
                                        reach[sloped])
@@ -470,50 +562,44 @@ class Crowd:
             out_y[on] = ny[ok]
             hit_y_kind[on] = _batch.R_SLOPE
         rest = np.flatnonzero(~easy)
-        rows = np.arange(self._n)[idx]
         if rest.size and rest.size <= _ONE_BY_ONE:
-            for k in rest.tolist():  # a few: the per-actor path is cheaper than the mirrored passes
-                s = self._stand(int(rows[k]))
+            for k in rows[rest].tolist():  # a few: the per-actor path is cheaper than the mirrored passes
+                s = self._stand(k)
                 world._move_plain(s, d)
                 s._clear = (s.x, s.y, s.w, s.h)
-                i = s.walker.index
-                a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]))
+                a["direction"][k] = walk(world, s, int(a["direction"][k]), float(a["speed"][k]), bool(a["ledges"][k]))
                 self._store(s)
             keep = np.flatnonzero(easy)
-        else:
-            keep = np.arange(m)
-            if rest.size:
-                r = rest
-                (out_x[r], out_y[r], out_vx[r], out_vy[r], on_ground[r], ground[r], hit_y[r], hit_y_kind[r],
-                 hit_x[r], hit_x_kind[r]) = _passes(T, x[r], y[r], w[r], h[r], vx[r], vy_new[r], dy[r], tx[r],
-                                                    was_grounded[r], a["snap"][idx][r])
-        if not keep.size:
+            if keep.size < m:
+                rows, out_x, out_y, out_vy = rows[keep], out_x[keep], out_y[keep], out_vy[keep]
+                on_ground, ground, hit_y, hit_y_kind = on_ground[keep], ground[keep], hit_y[keep], hit_y_kind[keep]
+                hit_x, hit_x_kind, w, h = hit_x[keep], hit_x_kind[keep], w[keep], h[keep]
+        elif rest.size:
+            r = rest
+            (out_x[r], out_y[r], out_vy[r], on_ground[r], ground[r], hit_y[r], hit_y_kind[r], hit_x[r],
+             hit_x_kind[r]) = _passes(T, x[r], y[r], w[r], h[r], a["vx"][rows[r]], vy_new[r], dy[r], tx[r],
+                                      was_grounded[r], snap[r])
+        if not rows.size:
             return
-        if keep.size < m:
-            sub = keep
-            idx = rows[keep]
-        else:
-            sub = slice(None)
-        x, y, w, h = out_x[sub], out_y[sub], a["w"][idx], a["h"][idx]
-        on_ground, ground, hit_x = on_ground[sub], ground[sub], hit_x[sub]
+        x, y = out_x, out_y
         # the walking rule
-        direction = a["direction"][idx]
+        direction = a["direction"][rows]
         turn = hit_x != 0
-        look = np.flatnonzero(~turn & on_ground & a["ledges"][idx])
+        look = np.flatnonzero(~turn & on_ground & a["ledges"][rows])
         if look.size:
             turn[look] = ~self._ground_ahead(T, world.grid, x[look], y[look], w[look], h[look], direction[look])
         direction = np.where(turn, -direction, direction).astype(np.int8)
         # store
-        a["x"][idx], a["y"][idx], a["vx"][idx], a["vy"][idx] = x, y, direction * a["speed"][idx], out_vy[sub]
-        a["on_ground"][idx], a["ground_kind"][idx] = on_ground, ground
-        a["ground_one_way"][idx] = ground == _batch.R_ONE_WAY
-        a["ground_platform"][idx] = None
-        a["hit_y"][idx], a["hit_y_kind"][idx] = hit_y[sub], hit_y_kind[sub]
-        a["hit_x"][idx], a["hit_x_kind"][idx] = hit_x, hit_x_kind[sub]
-        a["hit_y_other"][idx] = None
-        a["hit_x_other"][idx] = None
-        a["direction"][idx] = direction
-        a["clear_x"][idx], a["clear_y"][idx], a["clear_w"][idx], a["clear_h"][idx] = x, y, w, h
+        a["x"][rows], a["y"][rows], a["vx"][rows], a["vy"][rows] = x, y, direction * a["speed"][rows], out_vy
+        a["on_ground"][rows], a["ground_kind"][rows] = on_ground, ground
+        a["ground_one_way"][rows] = ground == _batch.R_ONE_WAY
+        a["ground_platform"][rows] = None
+        a["hit_y"][rows], a["hit_y_kind"][rows], a["hit_x"][rows], a["hit_x_kind"][rows] = hit_y, hit_y_kind, hit_x, \
+            hit_x_kind
+        a["hit_y_other"][rows] = None
+        a["hit_x_other"][rows] = None
+        a["direction"][rows] = direction
+        a["clear_x"][rows], a["clear_y"][rows], a["clear_w"][rows], a["clear_h"][rows] = x, y, w, h
 
     @staticmethod
     def _ground_ahead(T, grid, x, y, w, h, direction):
@@ -527,10 +613,14 @@ class Crowd:
         return np.where(inside, tile, _beyond_wall(grid.edges, col, row, T.cols, T.rows))
 
 
+for _name, _doc in _COLUMNS.items():
+    setattr(Crowd, _name, _column(_name, f"numpy array, one per walker: {_doc}"))
+
+
 def _passes(T, x, y, w, h, vx, vy, dy, tx, was_grounded, snap):
     """The mirrored passes for walkers anywhere (no platform near): the Y pass, the X pass, the snap.
-    ``vy`` is the velocity after gravity, ``dy`` the step's fall. Returns the new x, y, vx, vy,
-    on_ground, ground kind and the two contacts (normal, kind code)."""
+    ``vy`` is the velocity after gravity, ``dy`` the step's fall. Returns the new x, y, vy, on_ground,
+    ground kind and the two contacts (normal, kind code)."""
     m = len(x)
     x, y, vx, vy = x.copy(), y.copy(), vx.copy(), vy.copy()
     hit_y = np.zeros(m, np.int8)
@@ -563,7 +653,7 @@ def _passes(T, x, y, w, h, vx, vy, dy, tx, was_grounded, snap):
         vy[sel[stands]] = 0.0
         on_ground[sel] = stands
         ground[sel] = kind
-    return x, y, vx, vy, on_ground, ground, hit_y, hit_y_kind, hit_x, hit_x_kind
+    return x, y, vy, on_ground, ground, hit_y, hit_y_kind, hit_x, hit_x_kind
 
 
 def _finite_velocity(walker, vx, vy) -> None:

@@ -454,7 +454,8 @@ class World:
     def state_hash(self) -> str:
         """A hex digest of everything the next step reads: the grid, the feel, the step count, every
         actor (box, velocity, flags, ground and the platform it stands on, timers, held buttons), every
-        platform (box, path, progress), every rope particle, every trigger box and who is inside it."""
+        platform (box, path, progress), every rope particle, every trigger box and who is inside it,
+        every crowd's walkers (the same, and their directions, speeds and settings)."""
         h = hashlib.sha256(self.grid.digest())
         pack = struct.pack
         h.update(repr(self.feel).encode())
@@ -486,6 +487,8 @@ class World:
             h.update(pack("<4d", *t._box))
             h.update(bytes(1 if (t, a) in self._inside else 0 for a in self.actors))
         self._rope_set.digest(h)
+        for crowd in self.crowds:
+            crowd._digest(h, which)
         return h.hexdigest()
 
     def clone(self, triggers: bool = True) -> World:
@@ -498,6 +501,9 @@ class World:
             memo[id(t.data)] = t.data
         for p in self.platforms:
             memo[id(p.data)] = p.data
+        for crowd in self.crowds:
+            for w in crowd.walkers:
+                memo[id(w.data)] = w.data
         if not triggers:
             saved = (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
                      self._members)
