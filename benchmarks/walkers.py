@@ -240,7 +240,8 @@ def run(mode: str) -> list[Figure]:
     n10000 = pick(mode, 400, 10000, 10000)
     steps = {"actors_100_ms": warm(BATCH(small), 30), "actors_1000_ms": warm(BATCH(big), 30),
              "actors_10000_ms": warm(BATCH(scene(n10000)), 30),
-             "actors_1000_per_actor_ms": warm(per_actor(big), 30), "actors_100_per_actor_ms": warm(per_actor(small), 30)}
+             "actors_1000_per_actor_ms": warm(per_actor(big), 30),
+             "actors_100_per_actor_ms": warm(per_actor(small), 30)}
     # (alternating rounds: the machine's load falls on the batch and the per-actor path alike)
     out = [Figure(key, t * 1e3) for key, t in interleaved(steps, calls, rounds).items()]
     simple = warm(naive(big), 1)

@@ -506,7 +506,7 @@ def move_x(T: Tables, x, y, w, h, tx, can_step):
     live = np.arange(m)
     lifts = 0
     while live.size:
-        xs, ys, ws, hs, ts_, rt = x[live], y[live], w[live], h[live], tx[live], right_all[live]
+        xs, ws, hs, ts_, rt = x[live], w[live], h[live], tx[live], right_all[live]
         lead0 = np.where(rt, xs + ws, xs)
         lead1 = np.where(rt, ts_ + ws, ts_)
         cs = np.where(rt, np.maximum(0, ceil((lead0 - EPS) / ts)), np.minimum(cols - 1, floor((lead0 + EPS) / ts) - 1))

@@ -6,9 +6,10 @@ which bodies it holds and which (trigger, actor) pairs overlap. Restoring writes
 the same objects, so references held elsewhere (the game's ``player``) stay valid, and stepping after a
 restore is bit-identical to never having left.
 
-Crowds save their arrays (``Crowd._state``) and their walkers' rows. Every class lists its state in ``STATE``, in one place: ``copied`` slots are saved and put back (values
+Every class lists its state in ``STATE``, in one place: ``copied`` slots are saved and put back (values
 that are immutable, or ``lists`` copied shallowly); ``kept`` slots are configuration or identity a step
-never changes (a platform's path, a body's name and data) and are left as they are. A test
+never changes (a platform's path, a body's name and data) and are left as they are. A crowd keeps its
+arrays and its walkers' rows (``Crowd._state``). A test
 (tests/engine/test_snapshot.py) fails when a class gains a slot, or the World an attribute, that is in
 neither list, so a new field cannot be forgotten. A subclass the table does not name (a game's own
 ``Actor`` subclass) has its own slots copied as they are (so they should hold immutable values).

@@ -92,6 +92,9 @@ _FIELDS = {
 }
 CACHE = ("run_lo", "run_hi", "run_y", "run_kind")
 STATE = tuple(k for k in _FIELDS if k not in CACHE)  # what snapshots copy
+_STAND_FLOATS = ("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y")
+_STAND_FLAGS = ("on_ground", "squished", "gravity", "snap")
+_UNREAD = ()  # a stand-in's contacts before its move sets them
 _HASHED = tuple(k for k in STATE if _FIELDS[k][0] is not object and not k.startswith("clear"))
 
 
@@ -416,32 +419,38 @@ class Crowd:
         """Walker ``i`` as a plain Actor (its state copied in)."""
         a = self._a
         s = _Stand.__new__(_Stand)
-        s.walker = self.walkers[i]
-        s.name = s.walker.name
-        s.x, s.y, s.w, s.h = float(a["x"][i]), float(a["y"][i]), float(a["w"][i]), float(a["h"][i])
-        s.vx, s.vy = float(a["vx"][i]), float(a["vy"][i])
-        s.prev_x, s.prev_y = float(a["prev_x"][i]), float(a["prev_y"][i])
-        s.on_ground, s.squished = bool(a["on_ground"][i]), bool(a["squished"][i])
-        s.gravity, s.snap = bool(a["gravity"][i]), bool(a["snap"][i])
-        s.ground = self.walkers[i].ground
-        s.contacts = self.walkers[i].contacts
+        walker = self.walkers[i]
+        s.walker, s.name = walker, walker.name
+        s.x, s.y, s.w, s.h, s.vx, s.vy, s.prev_x, s.prev_y = [a[k].item(i) for k in _STAND_FLOATS]
+        s.on_ground, s.squished, s.gravity, s.snap = [a[k].item(i) for k in _STAND_FLAGS]
+        kind = a["ground_kind"].item(i)
+        s.ground = None if kind < 0 else Ground(_batch.KINDS[kind], a["ground_platform"][i],
+                                                a["ground_one_way"].item(i))
+        s.contacts = _UNREAD  # (every path that reads contacts sets them first; settle keeps them)
         s.drop_platform = None
-        box = (a["clear_x"][i], a["clear_y"][i], a["clear_w"][i], a["clear_h"][i])
-        s._clear = (s.x, s.y, s.w, s.h) if box == (s.x, s.y, s.w, s.h) else None
+        box = (s.x, s.y, s.w, s.h)
+        s._clear = box if (a["clear_x"].item(i), a["clear_y"].item(i), a["clear_w"].item(i),
+                           a["clear_h"].item(i)) == box else None
         return s
 
     def _store(self, s: _Stand) -> None:
         """Write a stand-in's state back into its walker's row."""
         i, a = s.walker.index, self._a
-        a["x"][i], a["y"][i], a["w"][i], a["h"][i] = s.x, s.y, s.w, s.h
-        a["vx"][i], a["vy"][i], a["prev_x"][i], a["prev_y"][i] = s.vx, s.vy, s.prev_x, s.prev_y
+        for k, v in zip(_STAND_FLOATS, (s.x, s.y, s.w, s.h, s.vx, s.vy, s.prev_x, s.prev_y), strict=True):
+            a[k][i] = v
         a["on_ground"][i], a["squished"][i] = s.on_ground, s.squished
+        if s._clear is None:
+            a["clear_x"][i] = np.nan
+        else:
+            a["clear_x"][i], a["clear_y"][i], a["clear_w"][i], a["clear_h"][i] = s._clear
         g = s.ground
         if g is None:
             self._no_ground(i)
         else:
             a["ground_kind"][i] = _batch.KINDS.index(g.kind)
             a["ground_one_way"][i], a["ground_platform"][i] = g.one_way, g.platform
+        if s.contacts is _UNREAD:
+            return
         a["hit_y"][i] = a["hit_x"][i] = 0
         a["hit_y_kind"][i] = a["hit_x_kind"][i] = -1
         a["hit_y_other"][i] = a["hit_x_other"][i] = None
@@ -450,11 +459,6 @@ class Crowd:
             a["hit_" + axis][i] = c.normal[0] or c.normal[1]
             a[f"hit_{axis}_kind"][i] = _batch.KINDS.index(c.kind)
             a[f"hit_{axis}_other"][i] = c.other
-        if s._clear is None:
-            a["clear_x"][i] = np.nan
-        else:
-            a["clear_x"][i], a["clear_y"][i], a["clear_w"][i], a["clear_h"][i] = s._clear
-
     def _move(self, world, d) -> None:
         """Phase 3 for the crowd: the stand-ins through the per-actor path, everyone else as one batch;
         then every walker's walking rule."""
