@@ -668,7 +668,8 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
     ``y`` is already ``place_before(surface, h)`` and the feet's row (just above them) is the slope's
     row, so ``find_support`` scans flat tops from the row below, whose candidates (and those of any slope
     further down) are all at or below the slope tile's bottom: the surface, kept ``EPS`` above that
-    bottom, wins alone. ``move_x`` enters no column and no wall edge, so only ``_climb`` acts: no face
+    bottom, wins alone. ``move_x`` crosses no wall edge and enters no column with anything solid or sloped
+    in the box's rows, so only ``_climb`` acts: no face
     (the feet are on the surface); uphill it lifts onto the surface at the new centre if the box there
     overlaps no solid and the head crosses no ceiling (else the box is left to the full passes);
     downhill the snap (``reach``) follows the surface down. Returns ``(mask, y after)``.
@@ -690,8 +691,11 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
     s1 = bottom - T.height(i, u1)
     ok &= (y == place_before(s0, h)) & (y + dy > y) & ((y + dy) + h >= s0)
     ok &= (s0 + EPS < bottom) & (s1 + EPS < bottom)
-    enters, walls = _leading_edge(T, x, w, tx)[:2]
-    ok &= ~enters & ~walls
+    enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
+    ok &= ~walls
+    if enters.any():  # entering columns: nothing solid or sloped there in the box's rows
+        ok &= ~enters | (T.box(np.maximum(0, floor(y / ts)), np.minimum(rows - 1, ceil(feet / ts) - 1),
+                               np.where(right, cs, ce), np.where(right, ce, cs)) == 0)
     new_y = place_before(s1, h)
     up = feet > s1
     feet1 = np.where(up, new_y + h, feet)

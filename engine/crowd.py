@@ -18,7 +18,7 @@ import numpy as np
 from . import _batch, _check
 from ._motion import EPS
 from .bodies import Actor, Contact, Ground
-from .geometry import Rect
+from .geometry import Rect, overlaps
 from .tiles import EMPTY
 
 __all__ = ["Crowd", "Walker", "walk"]
@@ -247,6 +247,7 @@ class Crowd:
         self._world = None
         self._stands: list[_Stand] = []  # this step's walkers on the per-actor path
         self._runways = None  # the Tables the runways were found on
+        self._cells, self._cell_keys = None, None  # the world's trigger cells, as sorted codes
 
     # -- membership ------------------------------------------------------------------------------------
     def add(self, x: float, y: float, w: float, h: float, *, speed: float = 40.0, direction: int = 1,
@@ -290,6 +291,8 @@ class Crowd:
         del self.walkers[i]
         for later in self.walkers[i:]:
             later.index -= 1
+        if self._world is not None:  # it leaves its triggers silently, as a removed actor does
+            self._world._inside = {pair for pair in self._world._inside if pair[1] is not walker}
         walker.index = -1
         self._n = n - 1
 
@@ -310,6 +313,37 @@ class Crowd:
         n, a = self._n, self._a
         px, py = a["prev_x"][:n], a["prev_y"][:n]
         return px + (a["x"][:n] - px) * alpha, py + (a["y"][:n] - py) * alpha
+
+    # -- triggers ----------------------------------------------------------------------------------------
+    def _sense(self, cells: dict, cell: float, triggers: list) -> list:
+        """The (trigger, walker) pairs overlapping now. ``cells``: the world's trigger index (cell ->
+        triggers, ``cell`` px square): only walkers with a corner in a cell holding a trigger (or spanning
+        more than two cells a side) are tested, each exactly as an actor is."""
+        n = self._n
+        if not n or not triggers:
+            return []
+        if self._cells is not cells:
+            keys = np.array([int(_cell_code(cx, cy)) for cx, cy in cells], np.int64)
+            self._cells, self._cell_keys = cells, np.sort(keys)
+        keys = self._cell_keys
+        if not keys.size:
+            return []
+        a = self._a
+        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
+        cx0, cx1 = (x // cell).astype(np.int64), ((x + w) // cell).astype(np.int64)
+        cy0, cy1 = (y // cell).astype(np.int64), ((y + h) // cell).astype(np.int64)
+        codes = np.concatenate([_cell_code(cx0, cy0), _cell_code(cx1, cy0), _cell_code(cx0, cy1), _cell_code(cx1, cy1)])
+        found = keys[np.minimum(np.searchsorted(keys, codes), keys.size - 1)] == codes
+        near = found.reshape(4, n).any(axis=0) | (cx1 - cx0 > 1) | (cy1 - cy0 > 1)
+        pairs = []
+        for i in np.flatnonzero(near).tolist():
+            walker = self.walkers[i]
+            bx, by, bw, bh = a["x"].item(i), a["y"].item(i), a["w"].item(i), a["h"].item(i)
+            xs, ys = range(int(cx0[i]), int(cx1[i]) + 1), range(int(cy0[i]), int(cy1[i]) + 1)
+            near = triggers if len(xs) * len(ys) > len(triggers) else \
+                {t: None for ky in ys for kx in xs for t in cells.get((kx, ky), ())}
+            pairs += [(t, walker) for t in near if overlaps(bx, by, bw, bh, t.x, t.y, t.w, t.h)]
+        return pairs
 
     # -- state (snapshots, hashes) ----------------------------------------------------------------------
     def _state(self) -> tuple:
@@ -658,6 +692,13 @@ def _passes(T, x, y, w, h, vx, vy, dy, tx, was_grounded, snap):
         on_ground[sel] = stands
         ground[sel] = kind
     return x, y, vy, on_ground, ground, hit_y, hit_y_kind, hit_x, hit_x_kind
+
+
+def _cell_code(cx, cy):
+    """One integer per trigger cell (numbers or arrays; cells past a million a side share codes, which only
+    makes a walker there a candidate for an exact test)."""
+    big = 1 << 20
+    return (np.clip(cx, -big, big) + 2 * big) * (4 * big) + (np.clip(cy, -big, big) + 2 * big)
 
 
 def _finite_velocity(walker, vx, vy) -> None:

@@ -123,6 +123,7 @@ class World:
                 raise ValueError(f"{obj!r} is not in this world; call world.add(crowd) first")
             self.crowds[:] = [c for c in self.crowds if c is not obj]
             obj._world = None
+            self._inside = {pair for pair in self._inside if not (pair[1].__class__ is Walker and pair[1].crowd is obj)}
             return None
         if obj not in self._members:
             raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
@@ -347,13 +348,15 @@ class World:
             for t in near:
                 if overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
                     now.add((t, a))
+        for crowd in self.crowds:
+            now.update(crowd._sense(cells, cell, triggers))
         before = self._inside
         self._inside = now
         if not now and not before:
             return []
         order = self._sensor_order
-        actor_order = {a: i for i, a in enumerate(self.actors)}
-        pairs = sorted(now | before, key=lambda p: (order[p[0]], actor_order.get(p[1], -1)))
+        rank = self._body_rank()
+        pairs = sorted(now | before, key=lambda p: (order[p[0]], rank(p[1])))
         events = []
         for pair in pairs:
             if pair in now:
@@ -362,9 +365,23 @@ class World:
                 events.append(TriggerEvent("exit", pair[0], pair[1]))
         return events
 
-    def inside(self, trigger: Trigger) -> list[Actor]:
-        """The actors overlapping ``trigger`` after the last step, in the order added."""
-        return [a for a in self.actors if (trigger, a) in self._inside]
+    def inside(self, trigger: Trigger) -> list[Actor | Walker]:
+        """The actors overlapping ``trigger`` after the last step, in the order added, then the crowds'
+        walkers (crowd by crowd, in row order)."""
+        rank = self._body_rank()
+        return sorted((a for t, a in self._inside if t is trigger), key=rank)
+
+    def _body_rank(self):
+        """A sort key putting bodies in step order: actors as added, then each crowd's walkers by row."""
+        actor_order = {a: i for i, a in enumerate(self.actors)}
+        crowd_order = {c: i for i, c in enumerate(self.crowds)}
+
+        def rank(body) -> tuple[int, int]:
+            if body.__class__ is Walker:
+                return 1 + crowd_order.get(body.crowd, -1), body.index
+            return 0, actor_order.get(body, -1)
+
+        return rank
 
     def _move_plain(self, a: Actor, d) -> None:
         """A plain actor: gravity, then the Y and X passes and the ground snap, with no controller."""
@@ -483,9 +500,12 @@ class World:
             h.update(pack("<2d", path.speed, path.wait))
             h.update(path.mode.encode())
             h.update(pack(f"<{2 * len(path.points)}d", *(v for pt in path.points for v in pt)))
+        rank = self._body_rank()
         for t in self.triggers:
             h.update(pack("<4d", *t._box))
             h.update(bytes(1 if (t, a) in self._inside else 0 for a in self.actors))
+            inside = sorted(rank(w) for t2, w in self._inside if t2 is t and w.__class__ is Walker)
+            h.update(pack(f"<{2 * len(inside)}q", *(v for pair in inside for v in pair)))
         self._rope_set.digest(h)
         for crowd in self.crowds:
             crowd._digest(h, which)

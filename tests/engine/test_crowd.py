@@ -1,9 +1,10 @@
 """Crowd: the batch moves every walker exactly as the per-actor path (World + Actor + walk) moves it.
 
 Random scenes (maps with slopes, one-way tiles, walls and ledges, moving platforms solid and one-way,
-random map edges, walkers of random sizes, speeds and directions, some starting inside solids) are run
-both ways for hundreds of steps, and every walker's state is compared after every step: position,
-velocity, ground, contacts, squished. ``HYPOTHESIS_EXAMPLES=5000`` runs the big sample.
+triggers, random map edges, walkers of random sizes, speeds and directions, some starting inside solids)
+are run both ways for hundreds of steps, and every walker's state is compared after every step:
+position, velocity, ground, contacts, squished, trigger events. ``HYPOTHESIS_EXAMPLES=3000
+CROWD_STEPS=300`` runs the big sample.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine import _batch as batch_module
 from engine import crowd as crowd_module
-from engine import Actor, Crowd, Edges, Path, Platform, TileGrid, Walker, World, debug_draw, walk
+from engine import Actor, Crowd, Edges, Path, Platform, TileGrid, Trigger, Walker, World, debug_draw, walk
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "16")), deadline=None,
                     derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
@@ -61,8 +62,10 @@ def scenes(draw):
                               speed=draw(st.sampled_from([0.0, 15.0, 40.0, 120.0, 400.0])),
                               mode=draw(st.sampled_from(["ping-pong", "loop"])),
                               wait=draw(st.sampled_from([0.0, 0.25])), one_way=draw(st.booleans())))
+    triggers = [(draw(st.floats(-8.0, grid.width)), draw(st.floats(-8.0, grid.height)), draw(st.floats(0.0, 60.0)),
+                 draw(st.floats(0.0, 40.0))) for _ in range(draw(st.integers(0, 3)))]
     settle = draw(st.booleans())
-    return grid, walkers, platforms, settle
+    return grid, walkers, platforms + triggers, settle
 
 
 def build(grid, walkers, platforms, settle):
@@ -70,6 +73,9 @@ def build(grid, walkers, platforms, settle):
     solo, batch = World(grid), World(grid)
     for world in (solo, batch):
         for p in platforms:
+            if isinstance(p, tuple):
+                world.add(Trigger(*p))
+                continue
             world.add(Platform(p["x"], p["y"], p["w"], p["h"], Path(p["points"], p["speed"], p["mode"], p["wait"]),
                                one_way=p["one_way"]))
     crowd = batch.add(Crowd())
@@ -125,6 +131,8 @@ def run_both(grid, walkers, platforms, settle, steps=STEPS):
             assert sa == sb, f"step {step}, walker {i}:\n per-actor {sa}\n batch     {sb}\n{ascii_map(grid)}"
             assert dirs[i] == w.direction
         assert [actors.index(a) for a in a_res.squished] == [w.index for w in b_res.squished], f"step {step}"
+        assert [(e.kind, solo.triggers.index(e.trigger), actors.index(e.actor)) for e in a_res.triggers] == \
+            [(e.kind, batch.triggers.index(e.trigger), e.actor.index) for e in b_res.triggers], f"step {step}"
         assert all(isinstance(w, Walker) for w in b_res.squished)
     return crowd
 
@@ -381,3 +389,38 @@ def test_debug_draw_shows_walkers_as_actors():
 
     debug_draw(world, Draw())
     assert (w.x, w.y, "actor") in boxes
+
+
+def test_walkers_fire_triggers_like_actors():
+    grid = TileGrid.from_ascii("." * 30 + "\n" + "." * 30 + "\n" + "#" * 30, tile_size=8)
+    worlds = []
+    for as_crowd in (False, True):
+        world = World(grid)
+        for i, x in enumerate((0.0, 60.0, 100.0, 150.0, 200.0)):
+            world.add(Trigger(x, 8.0 if i % 2 else 0.0, 20.0 + 10 * i, 10.0, name=f"t{i}"))
+        worlds.append(world)
+    solo, batch = worlds
+    crowd = batch.add(Crowd())
+    actors, dirs = [], []
+    for i in range(12):
+        x = 5.0 + 19.0 * i
+        actors.append(solo.add(Actor(x, 9.0, 6.0, 7.0)))
+        dirs.append(1 if i % 3 else -1)
+        crowd.add(x, 9.0, 6.0, 7.0, direction=dirs[-1], speed=60.0)
+        actors[-1].vx = dirs[-1] * 60.0
+    seen = 0
+    for _ in range(300):
+        ra, rb = solo.step(), batch.step()
+        for i, a in enumerate(actors):
+            dirs[i] = walk(solo, a, dirs[i], 60.0)
+        events_a = [(e.kind, e.trigger.name, actors.index(e.actor)) for e in ra.triggers]
+        events_b = [(e.kind, e.trigger.name, e.actor.index) for e in rb.triggers]
+        assert events_a == events_b
+        seen += len(events_a)
+        for t_a, t_b in zip(solo.triggers, batch.triggers, strict=True):
+            assert [actors.index(a) for a in solo.inside(t_a)] == [w.index for w in batch.inside(t_b)]
+    assert seen > 100
+    gone = crowd.walkers[3]
+    inside = [t for t in batch.triggers if gone in batch.inside(t)]
+    crowd.remove(gone)
+    assert not any(gone in batch.inside(t) for t in inside)
