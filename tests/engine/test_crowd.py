@@ -394,7 +394,7 @@ def test_debug_draw_shows_walkers_as_actors():
 def test_walkers_fire_triggers_like_actors():
     grid = TileGrid.from_ascii("." * 30 + "\n" + "." * 30 + "\n" + "#" * 30, tile_size=8)
     worlds = []
-    for as_crowd in (False, True):
+    for _ in range(2):
         world = World(grid)
         for i, x in enumerate((0.0, 60.0, 100.0, 150.0, 200.0)):
             world.add(Trigger(x, 8.0 if i % 2 else 0.0, 20.0 + 10 * i, 10.0, name=f"t{i}"))
