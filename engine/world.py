@@ -11,8 +11,8 @@ Step order (``World.step``):
 3. actors, in the order added (squished ones stay pinned this step): a Character runs the controller, a
    plain Actor falls; each moves Y then X against tiles and platforms, then lands or snaps to the ground;
    then each crowd, in the order added: its walkers the same way as one batch, then turn (``crowd.py``);
-4. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
-5. triggers, in the order added, against actors in the order added: enter / stay / exit.
+4. ropes, all at once: Verlet, nudged by the actors (then walkers) that moved, constraints, tiles (``ropes.py``);
+5. triggers, in the order added, against actors in the order added (then walkers): enter / stay / exit.
 Same grid, feel and inputs give bit-identical states (``state_hash``).
 """
 
@@ -226,7 +226,7 @@ class World:
                 squished = [a.walker if a.__class__ is _Stand else a for a in squished]
 
         if self.ropes:
-            self._rope_set.step(grid, self.actors, d)
+            self._rope_set.step(grid, self.actors, d, self.crowds)
         events = self._sense() if self.triggers else []
         return StepResult(self.steps, events, squished, jumped, landed, dropped)
 

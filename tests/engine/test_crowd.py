@@ -1,9 +1,9 @@
 """Crowd: the batch moves every walker exactly as the per-actor path (World + Actor + walk) moves it.
 
 Random scenes (maps with slopes, one-way tiles, walls and ledges, moving platforms solid and one-way,
-triggers, random map edges, walkers of random sizes, speeds and directions, some starting inside solids)
+triggers, ropes, random map edges, walkers of random sizes, speeds and directions, some starting inside solids)
 are run both ways for hundreds of steps, and every walker's state is compared after every step:
-position, velocity, ground, contacts, squished, trigger events. ``HYPOTHESIS_EXAMPLES=3000
+position, velocity, ground, contacts, squished, trigger events, rope particles. ``HYPOTHESIS_EXAMPLES=3000
 CROWD_STEPS=300`` runs the big sample.
 """
 
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine import _batch as batch_module
 from engine import crowd as crowd_module
-from engine import Actor, Crowd, Edges, Path, Platform, TileGrid, Trigger, Walker, World, debug_draw, walk
+from engine import Actor, Crowd, Edges, Path, Platform, Rope, RopeConfig, TileGrid, Trigger, Walker, World, debug_draw, walk
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "16")), deadline=None,
                     derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
@@ -64,8 +64,12 @@ def scenes(draw):
                               wait=draw(st.sampled_from([0.0, 0.25])), one_way=draw(st.booleans())))
     triggers = [(draw(st.floats(-8.0, grid.width)), draw(st.floats(-8.0, grid.height)), draw(st.floats(0.0, 60.0)),
                  draw(st.floats(0.0, 40.0))) for _ in range(draw(st.integers(0, 3)))]
+    ropes = [Rope(draw(st.floats(0.0, grid.width)), draw(st.floats(0.0, grid.height / 2)),
+                  RopeConfig(segments=draw(st.integers(2, 8)), segment_length=draw(st.sampled_from([2.0, 4.0, 8.0])),
+                             nudge=draw(st.sampled_from([0.5, 1.0]))))
+             for _ in range(draw(st.integers(0, 2)))]
     settle = draw(st.booleans())
-    return grid, walkers, platforms + triggers, settle
+    return grid, walkers, platforms + triggers + ropes, settle
 
 
 def build(grid, walkers, platforms, settle):
@@ -75,6 +79,9 @@ def build(grid, walkers, platforms, settle):
         for p in platforms:
             if isinstance(p, tuple):
                 world.add(Trigger(*p))
+                continue
+            if isinstance(p, Rope):
+                world.add(Rope(*p.pin, p.config))
                 continue
             world.add(Platform(p["x"], p["y"], p["w"], p["h"], Path(p["points"], p["speed"], p["mode"], p["wait"]),
                                one_way=p["one_way"]))
@@ -131,6 +138,7 @@ def run_both(grid, walkers, platforms, settle, steps=STEPS):
             assert sa == sb, f"step {step}, walker {i}:\n per-actor {sa}\n batch     {sb}\n{ascii_map(grid)}"
             assert dirs[i] == w.direction
         assert [actors.index(a) for a in a_res.squished] == [w.index for w in b_res.squished], f"step {step}"
+        assert [r.points for r in solo.ropes] == [r.points for r in batch.ropes], f"step {step}"
         assert [(e.kind, solo.triggers.index(e.trigger), actors.index(e.actor)) for e in a_res.triggers] == \
             [(e.kind, batch.triggers.index(e.trigger), e.actor.index) for e in b_res.triggers], f"step {step}"
         assert all(isinstance(w, Walker) for w in b_res.squished)
@@ -424,3 +432,17 @@ def test_walkers_fire_triggers_like_actors():
     inside = [t for t in batch.triggers if gone in batch.inside(t)]
     crowd.remove(gone)
     assert not any(gone in batch.inside(t) for t in inside)
+
+
+def test_walkers_sway_a_vine_like_actors():
+    grid = TileGrid.from_ascii("." * 30 + "\n" + "." * 30 + "\n" + "." * 30 + "\n" + "#" * 30, tile_size=8)
+    walkers = [dict(x=x, y=17.0, w=6.0, h=7.0, speed=50.0, direction=d, ledges=True, gravity=True, snap=True, vy=0.0)
+               for x, d in ((20.0, 1), (150.0, -1), (90.0, 1))]
+    vine = Rope(100.0, 0.0, RopeConfig(segments=10, segment_length=2.0))
+    solo, _, _, batch, _ = build(grid, walkers, [vine], True)
+    swayed = False
+    for _ in range(200):
+        batch.step()
+        swayed |= any(abs(x - 100.0) > 1.0 for x, _ in batch.ropes[0].points)
+    assert swayed
+    run_both(grid, walkers, [vine], True, steps=200)
