@@ -243,7 +243,9 @@ def run(mode: str) -> list[Figure]:
              "actors_1000_per_actor_ms": warm(per_actor(big), 30),
              "actors_100_per_actor_ms": warm(per_actor(small), 30)}
     # (alternating rounds: the machine's load falls on the batch and the per-actor path alike)
-    out = [Figure(key, t * 1e3) for key, t in interleaved(steps, calls, rounds).items()]
+    cpu: dict[str, float] = {}
+    out = [Figure(key, t * 1e3) for key, t in interleaved(steps, calls, rounds, cpu).items()]
+    out += [Figure(key.replace("_ms", "_cpu_ms"), t * 1e3) for key, t in cpu.items()]
     simple = warm(naive(big), 1)
     out.append(Figure("naive_1000_ms", per_call(simple, pick(mode, 1, 1, 3)) * 1e3))
     out.extend(_library("arcade", lambda: arcade_walkers(small), "arcade_100_ms", calls, rounds))
