@@ -542,7 +542,8 @@ class Crowd:
         dy = (vy + vy_new) * 0.5 * dt
         tx = x + vx * dt
         rows = np.arange(self._n)[idx]
-        on_runway = (y == a["run_y"][idx]) & (tx >= a["run_lo"][idx]) & (tx <= a["run_hi"][idx]) & (y + dy > y)
+        lo, hi = a["run_lo"][idx], a["run_hi"][idx]
+        on_runway = (y == a["run_y"][idx]) & (x >= lo) & (x <= hi) & (tx >= lo) & (tx <= hi) & (y + dy > y)
         run = rows[on_runway]
         if run.size:  # nothing to meet, no ledge to see: only x moves (and the step's records)
             a["x"][run] = a["clear_x"][run] = tx[on_runway]

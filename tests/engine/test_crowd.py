@@ -164,6 +164,18 @@ def test_the_batch_moves_every_walker_exactly_as_the_per_actor_path(scene, way):
         run_both(*scene)
 
 
+def test_a_walker_coming_onto_a_runway_from_beside_it_meets_what_is_beside_it():
+    # found by the big run: the one-way plank's runway starts at x=145; a walker stepping onto it from
+    # x=143.5 has its Y pass where a slope's edge ties with the plank's top (the contact is "slope")
+    rows = ["......../.........", "........\\.........", ".........=........"] + ["." * 18] * 10
+    grid = TileGrid.from_ascii("\n".join(rows), tile_size=16, edges=Edges(False, False, False, False))
+    walkers = [dict(x=146.5, y=0.0, w=6.0, h=7.0, speed=90.0, direction=-1, ledges=False, gravity=True, snap=True,
+                    vy=0.0)]
+    for way in ("mirrored", "one by one"):
+        with residue(way):
+            run_both(grid, walkers, [], True, steps=60)
+
+
 def test_walkers_on_the_benchmark_map_match_the_per_actor_path():
     from benchmarks.walkers import scene
 
