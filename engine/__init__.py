@@ -10,6 +10,7 @@ from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platfor
 from .geometry import Rect, lerp, overlaps
 from ._snapshot import Snapshot
 from .platforms import Path, Platform
+from .queries import RayHit, Tile
 from .ropes import Rope, RopeConfig
 from .tiles import Edges, GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
@@ -35,6 +36,7 @@ __all__ = [
     "Physics",
     "Platform",
     "Platforms",
+    "RayHit",
     "Rect",
     "Rope",
     "RopeConfig",
@@ -43,6 +45,7 @@ __all__ = [
     "StepResult",
     "TileGrid",
     "TileKind",
+    "Tile",
     "Trigger",
     "TriggerEvent",
     "Walker",

@@ -36,11 +36,12 @@ class Slots(NamedTuple):
 
 STATE: dict[type, Slots] = {
     Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
-                         "squished", "gravity", "snap", "drop_platform", "_clear"),
+                         "squished", "_gravity_scale", "snap", "drop_platform", "_clear"),
                  lists=("contacts",),
-                 kept=("name",)),
+                 kept=("name", "data", "_world")),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
-                             "coyote_left", "buffer_left")),
+                             "coyote_left", "buffer_left", "_feel"),
+                     kept=("_feel_cache",)),
     _Stand: Slots(kept=("walker",)),  # a walker standing in for one step: never in a snapshot (its crowd is)
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
                             "_wait_left", "_seen"),
@@ -55,8 +56,8 @@ STATE: dict[type, Slots] = {
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
                                                "crowds"),
-                    kept=("_rope_set", "grid", "feel", "_derived", "_sensor_cells", "_sensor_order", "_sensor_moves",
-                          "_movers", "_grid_tables"))
+                    kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
+                          "_tiles_grid", "_tiles_seen", "_movers", "_grid_tables"))
 
 
 class _Layout(NamedTuple):
@@ -115,9 +116,10 @@ class Snapshot:
     """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
 
     __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra",
-                 "ropes", "crowds")
+                 "ropes", "order", "tiles", "crowds")
 
-    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=(), crowds=()):
+    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=(),
+                 order=(), tiles=None, crowds=()):
         self.world = world
         self.steps = steps
         self.actors, self.platforms, self.triggers = actors, platforms, triggers
@@ -126,12 +128,15 @@ class Snapshot:
         self.boxes = boxes  # each trigger's box, in ``triggers`` order
         self.extra = extra  # ((obj, values), ...) for bodies held outside the world
         self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt), ...) in the world's rope order
+        self.order = order  # (generation, bodies) of the world's spatial hash: its members in its order
+        self.tiles = tiles  # (grid, its edited tiles): set_tile edits are state too
         self.crowds = crowds  # ((crowd, its state: Crowd._state()), ...) in the world's crowd order
 
 
 def take(world, extra=()) -> Snapshot:
     """Capture ``world``'s state, plus that of ``extra`` bodies kept outside it (e.g. a dead player that
     will be added again)."""
+    world._sync_tiles()  # tiles edited since the last step: their actors' checks are in the state taken
     actors, platforms, triggers = tuple(world.actors), tuple(world.platforms), tuple(world.triggers)
     bodies = tuple((o, _capture(o)) for o in actors + platforms)
     boxes = tuple(t._box for t in triggers)
@@ -140,7 +145,8 @@ def take(world, extra=()) -> Snapshot:
                   for r in world.ropes)
     crowds = tuple((c, c._state()) for c in world.crowds)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
-                    held, ropes, crowds)
+                    held, ropes, (world._hash.generation, world._hash.ordered()),
+                    (world.grid, world.grid._edit_state()), crowds)
 
 
 def put(world, snap: Snapshot) -> None:
@@ -148,9 +154,18 @@ def put(world, snap: Snapshot) -> None:
     if snap.world is not world:
         raise ValueError("this snapshot was taken from another World; restore it into the world it came from")
     world.steps = snap.steps
+    grid, tiles = snap.tiles
+    if grid is world.grid:  # (a grid swapped in since is configuration: left as it is)
+        grid._restore_edits(tiles)
+        world._tiles_grid, world._tiles_seen = grid, grid.version
     if snap.triggers != tuple(world.triggers):
         world.triggers[:] = snap.triggers
-        world._sensor_moves = -1  # membership changed: rebuild the broadphase index
+        world._sensor_order = None  # membership changed: renumber the triggers
+    for a in world.actors:
+        if a._world is world:
+            a._world = None  # (set again below for the actors the snapshot holds)
+    for a in snap.actors:
+        a._world = world
     world.actors[:] = snap.actors
     world.platforms[:] = snap.platforms
     world._inside = set(snap.inside)
@@ -165,7 +180,8 @@ def put(world, snap: Snapshot) -> None:
             t._box = box
             moved = True
     if moved:
-        Trigger.moves += 1  # every world holding these triggers rebuilds its index
+        Trigger.moves += 1  # every world holding these triggers re-indexes them
+    _put_hash(world, snap)
     _put_ropes(world._rope_set, snap.ropes)
     for crowd in world.crowds:
         if not any(crowd is c for c, _ in snap.crowds):
@@ -174,6 +190,25 @@ def put(world, snap: Snapshot) -> None:
     for crowd, state in snap.crowds:
         crowd._world = world
         crowd._put_state(state)
+
+
+def _put_hash(world, snap: Snapshot) -> None:
+    """The spatial hash (derived state) brought up to date: the restored bodies are re-read at the next
+    query (and the triggers at the next trigger pass: Trigger.moves), or, when its members or their order
+    changed since the snapshot, it is rebuilt in the snapshot's order."""
+    space = world._hash
+    generation, order = snap.order
+    if space.generation == generation:
+        pending = space.pending
+        for obj, _values in snap.bodies:
+            pending[obj] = None
+        for t in snap.triggers:
+            pending[t] = None
+        return
+    space.clear()
+    for obj in order:
+        space.insert(obj, obj.x, obj.y, obj.w, obj.h)
+    world._trigger_moves = Trigger.moves
 
 
 def _put_ropes(rope_set, saved) -> None:

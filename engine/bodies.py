@@ -5,6 +5,8 @@ Moving platforms live in ``platforms.py``. Records here are plain data; the worl
 
 from __future__ import annotations
 
+import numbers
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from . import _check
@@ -56,15 +58,19 @@ class Contact(NamedTuple):
 class Actor:
     """An axis-aligned box that moves and collides. ``x, y`` is the top-left corner (px).
 
-    ``gravity``: falls under the feel's gravity. ``snap``: while grounded, follows the ground down slopes
-    and small steps instead of flying off them (the same rule as a Character).
+    ``gravity_scale``: times the feel's gravity (1 normal, 0 none, negative pulls up); ``gravity=False`` is
+    the same as ``gravity_scale=0`` (an on/off alias). ``snap``: while grounded, follows the ground down
+    slopes and small steps instead of flying off them (the same rule as a Character). ``data``: anything
+    of yours (an enemy's kind, hit points); the engine never reads it.
     """
 
     __slots__ = (
         "_clear",
+        "_gravity_scale",
+        "_world",
         "contacts",
+        "data",
         "drop_platform",
-        "gravity",
         "ground",
         "h",
         "name",
@@ -80,8 +86,8 @@ class Actor:
         "y",
     )
 
-    def __init__(self, x: float, y: float, w: float, h: float, *, gravity: bool = True, name: str = "",
-                 snap: bool = True):
+    def __init__(self, x: float, y: float, w: float, h: float, *, gravity_scale: float | None = None,
+                 gravity: bool | None = None, name: str = "", snap: bool = True, data: Any = None):
         owner = type(self).__name__
         self.x, self.y = _check.number(owner, "x", x), _check.number(owner, "y", y)
         self.w, self.h = _check.size(owner, "w", w), _check.size(owner, "h", h)
@@ -91,12 +97,32 @@ class Actor:
         self.on_ground = False
         self.ground: Ground | None = None
         self.contacts: list[Contact] = []  # what the last step's own move touched (Y pass first)
-        self.gravity = _check.flag(owner, "gravity", gravity)
+        self._gravity_scale = _scale(owner, gravity_scale, gravity)
+        self.data = data
         self.snap = _check.flag(owner, "snap", snap)
         self.squished = False  # crushed this step (also listed in StepResult.squished)
         self.drop_platform = None  # the one-way Platform a Character is dropping through, until below its top
         self.name = _check.text(owner, "name", name)
         self._clear = None  # (x, y, w, h) the engine last saw free of solids; anything else is checked
+        self._world = None  # the World that last added it (teleport re-indexes it there at once)
+
+    @property
+    def gravity_scale(self) -> float:
+        """Times the feel's gravity: 1 normal, 0 none (floats), 2 twice as heavy, negative pulls up."""
+        return self._gravity_scale
+
+    @gravity_scale.setter
+    def gravity_scale(self, value: float) -> None:
+        self._gravity_scale = _scale(type(self).__name__, value, None)
+
+    @property
+    def gravity(self) -> bool:
+        """On/off view of ``gravity_scale``: True unless it is 0; setting it makes the scale 1 or 0."""
+        return self._gravity_scale != 0.0
+
+    @gravity.setter
+    def gravity(self, on: bool) -> None:
+        self._gravity_scale = _scale(type(self).__name__, None, on)
 
     @property
     def rect(self) -> Rect:
@@ -122,15 +148,24 @@ class Actor:
         self.ground = None
         self.squished = False
         self.drop_platform = None
+        world = self._world
+        if world is not None:
+            world._hash.move(self, self.x, self.y, self.w, self.h)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name or ''} x={self.x:.3f} y={self.y:.3f} w={self.w:g} h={self.h:g})"
 
 
 class Character(Actor):
-    """An actor driven by the feel controller (``controller.py``). Timers count in steps."""
+    """An actor driven by the feel controller (``controller.py``). Timers count in steps.
+
+    ``feel``: this character's own FeelConfig (run, jump, fall, windows), or None for the world's. Its
+    ``physics`` section is ignored: every body steps at the world's rate.
+    """
 
     __slots__ = (
+        "_feel",
+        "_feel_cache",
         "air_steps",
         "buffer_left",
         "coyote_left",
@@ -142,11 +177,35 @@ class Character(Actor):
     )
 
     def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player",
-                 snap: bool = True):
-        super().__init__(x, y, w, h, name=name, snap=snap)
+                 snap: bool = True, feel=None, gravity_scale: float = 1.0, data: Any = None):
+        super().__init__(x, y, w, h, name=name, snap=snap, gravity_scale=gravity_scale, data=data)
+        self._feel_cache = None  # (own feel, world physics, the two merged, its Derived)
+        self.feel = feel
         self.facing = 1  # +1 right, -1 left
         self.held = NO_BUTTONS  # buttons held last step (to detect presses)
         self.reset_timers()
+
+    @property
+    def feel(self):
+        """This character's own FeelConfig, or None (it uses the world's)."""
+        return self._feel
+
+    @feel.setter
+    def feel(self, feel) -> None:
+        from .feel import FeelConfig  # (feel.py is plain data; imported here to keep bodies.py first)
+
+        if feel is not None and not isinstance(feel, FeelConfig):
+            raise TypeError(f"{type(self).__name__}: feel must be a FeelConfig (or None for the world's), "
+                            f"got {type(feel).__name__}; e.g. FeelConfig.from_dict({{'jump': {{'height': 32}}}})")
+        self._feel = feel
+
+    def _own_feel(self, physics):
+        """(feel, derived) of this character's own feel at the world's step rate (``physics``), cached."""
+        cache = self._feel_cache
+        if cache is None or cache[0] is not self._feel or cache[1] is not physics:
+            merged = replace(self._feel, physics=physics)
+            cache = self._feel_cache = (self._feel, physics, merged, merged.derived)
+        return cache[2], cache[3]
 
     def reset_timers(self) -> None:
         self.air_steps = 1 << 30  # steps since the last step that ended on the ground
@@ -167,6 +226,21 @@ class Character(Actor):
     def teleport(self, x: float, y: float) -> None:
         super().teleport(x, y)
         self.reset()
+
+
+def _scale(owner: str, scale, gravity) -> float:
+    """``gravity_scale`` from the constructor's two spellings (``gravity`` is the old on/off flag)."""
+    if gravity is not None:
+        if scale is not None:
+            raise ValueError(f"{owner}: give gravity_scale only (gravity=True/False is its on/off alias)")
+        if isinstance(gravity, numbers.Real) and not isinstance(gravity, bool) \
+                and not (isinstance(gravity, numbers.Integral) and gravity in (0, 1)):
+            raise TypeError(f"{owner}: gravity must be True or False (on / off), got {gravity!r}; for a strength "
+                            f"write gravity_scale={gravity!r} (1 normal, 0 none, negative pulls up)")
+        return 1.0 if _check.flag(owner, "gravity", gravity) else 0.0
+    if scale is None:
+        return 1.0
+    return _check.number(owner, "gravity_scale", scale, unit="times gravity (1 normal, 0 none, negative up)")
 
 
 class Trigger:

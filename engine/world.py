@@ -2,9 +2,10 @@
 
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
-   did not leave where it is now (placed, teleported, resized, or a platform moved by hand) and found
-   inside solid geometry is moved to the nearest free spot within reach (a tile, or
-   half its size if larger), or reported squished; the same for the walkers of each crowd, after them;
+   did not leave where it is now (placed, teleported, resized, a platform moved by hand, or a tile it
+   overlaps edited with ``grid.set_tile``) and found inside solid geometry is moved to the nearest free
+   spot within reach (a tile, or half its size if larger), or reported squished; the same for the walkers
+   of each crowd, after them;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
    reporting actors crushed against anything solid as squished (crowds' walkers after the actors);
@@ -13,7 +14,10 @@ Step order (``World.step``):
    then each crowd, in the order added: its walkers the same way as one batch, then turn (``crowd.py``);
 4. ropes, all at once: Verlet, nudged by the actors (then walkers) that moved, constraints, tiles (``ropes.py``);
 5. triggers, in the order added, against actors in the order added (then walkers): enter / stay / exit.
-Same grid, feel and inputs give bit-identical states (``state_hash``).
+Same grid, feel and inputs give bit-identical states (``state_hash``). The spatial hash (``_spatial.py``)
+lists every actor, platform and trigger for the queries (``queries.py``) and the trigger pass; what a step
+moved is re-read at the first query after it. (Crowds keep their walkers in their own arrays; queries and
+the trigger pass test them there, all at once.)
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _batch, _check, _motion, _snapshot
+from . import _batch, _check, _motion, _snapshot, queries
+from ._spatial import SpatialHash
 from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
 from .controller import control
 from .crowd import Crowd, Walker, _Stand
@@ -52,12 +57,14 @@ class World:
 
     _PUSH_STEP = 4.0  # px: a platform moving further in one step moves in pieces, so it cannot jump
     #                   over an actor it should push
-    _CELL = 64  # px, side of a broadphase cell for triggers
 
-    def __init__(self, grid: TileGrid, feel: FeelConfig | None = None):
+    def __init__(self, grid: TileGrid, feel: FeelConfig | None = None, *, cell: float = 64.0):
         if not isinstance(grid, TileGrid):
             raise TypeError("World needs a TileGrid; build one with TileGrid(kinds) or TileGrid.from_ascii(text)")
         self.grid = grid
+        # The broadphase over every actor, platform and trigger (``_spatial.py``), current after every
+        # phase of a step that moves bodies and after add / remove / teleport.
+        self._hash = SpatialHash(_check.size("World", "cell", cell))
         self.feel = self._valid_feel(feel)
         self._derived = self.feel.derived
         self.actors: list[Actor] = []
@@ -69,9 +76,9 @@ class World:
         self._rope_set = _RopeSet()
         self.ropes: list[Rope] = self._rope_set.ropes
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
-        self._sensor_cells: dict[tuple[int, int], list[Trigger]] = {}  # broadphase: cell -> triggers
-        self._sensor_order: dict[Trigger, int] = {}
-        self._sensor_moves = -1  # Trigger.moves when the index was built
+        self._sensor_order: dict[Trigger, int] | None = None  # trigger -> index, rebuilt when triggers change
+        self._trigger_moves = Trigger.moves  # Trigger.moves when the hash last saw the triggers' boxes
+        self._tiles_grid, self._tiles_seen = grid, grid.version  # the grid and its edits the actors were checked on
         self.steps = 0
         self._grid_tables = None  # the grid's arrays for crowds (_batch.Tables), built when first needed
 
@@ -97,20 +104,25 @@ class World:
             return obj
         if isinstance(obj, Actor):
             bucket = self.actors
-            obj._clear = None  # checked for solid geometry at its first step
         elif isinstance(obj, Platform):
             bucket = self.platforms
-            obj._seen = None  # a new platform may sit on actors: they are checked next step
         elif isinstance(obj, Trigger):
             bucket = self.triggers
-            self._sensor_moves = -1
         else:
             raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Crowd, "
                             f"Platform, Rope or Trigger")
         if obj in self._members:
             raise ValueError(f"{obj!r} is already in this world")
+        if bucket is self.actors:
+            obj._clear = None  # checked for solid geometry at its first step
+            obj._world = self  # (so teleport re-indexes it at once)
+        elif bucket is self.platforms:
+            obj._seen = None  # a new platform may sit on actors: they are checked next step
+        else:
+            self._sensor_order = None
         bucket.append(obj)
         self._members.add(obj)
+        self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
         return obj
 
     def remove(self, obj) -> None:
@@ -128,6 +140,7 @@ class World:
         if obj not in self._members:
             raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
         self._members.discard(obj)
+        self._hash.remove(obj)
         for bucket in (self.actors, self.platforms, self.triggers):
             for i, o in enumerate(bucket):
                 if o is obj:
@@ -135,8 +148,10 @@ class World:
                     break
         if isinstance(obj, Trigger):
             self._inside = {pair for pair in self._inside if pair[0] is not obj}
-            self._sensor_moves = -1
+            self._sensor_order = None
         elif isinstance(obj, Actor):
+            if obj._world is self:
+                obj._world = None
             self._inside = {pair for pair in self._inside if pair[1] is not obj}
             if obj.ground is not None and obj.ground.platform is not None:
                 obj.ground = None
@@ -158,7 +173,7 @@ class World:
     def _tables(self) -> _batch.Tables:
         """The grid as crowds read it (rebuilt when the grid is replaced or edited)."""
         t = self._grid_tables
-        if t is None or t.grid is not self.grid or t.version != getattr(self.grid, "version", 0):
+        if t is None or t.grid is not self.grid or (t.version != self.grid.version and not t.update()):
             t = self._grid_tables = _batch.Tables(self.grid)
         return t
 
@@ -173,18 +188,23 @@ class World:
         (characters left out hold nothing); None holds nothing."""
         by_actor = inputs is not None and inputs.__class__ is not Buttons and self._check_inputs(inputs)
         self.steps += 1
-        grid, platforms, d = self.grid, self.platforms, self._derived
+        grid, platforms, d, space = self.grid, self.platforms, self._derived, self._hash
+        if grid.version != self._tiles_seen or grid is not self._tiles_grid:
+            self._sync_tiles()
         squished: list[Actor] = []
         stale = False
         for p in platforms:
             p.prev_x, p.prev_y = p.x, p.y
             if p._seen != (p.x, p.y, p.w, p.h, p.one_way):
                 stale = True  # added, moved or resized by hand: actors under it are checked
+                self._check_box(p)
+                space.move(p, p.x, p.y, p.w, p.h)
         for a in self.actors:
             a.prev_x, a.prev_y = a.x, a.y
             a.squished = False
             if stale or a._clear != (a.x, a.y, a.w, a.h):
                 self._unstick(a, squished)
+                space.move(a, a.x, a.y, a.w, a.h)
         crowds = self.crowds
         if crowds:
             for crowd in crowds:
@@ -192,9 +212,16 @@ class World:
             stands = [s for crowd in crowds for s in crowd._stands]
             self._movers = self.actors + stands if stands else self.actors
 
-        for p in platforms:
-            self._move_platform(p, d.dt, squished)
-            p._seen = (p.x, p.y, p.w, p.h, p.one_way)
+        moved = space.pending  # (re-read by the hash at its next query: see _spatial.py)
+        if platforms:
+            for p in platforms:
+                self._move_platform(p, d.dt, squished)
+                p._seen = (p.x, p.y, p.w, p.h, p.one_way)
+                if p.x != p.prev_x or p.y != p.prev_y:
+                    moved[p] = None
+            for a in self.actors:
+                if a.x != a.prev_x or a.y != a.prev_y:  # carried or pushed
+                    moved[a] = None
 
         jumped, landed, dropped = [], [], []
         for a in self.actors:
@@ -208,7 +235,11 @@ class World:
                     buttons = inputs.get(a, NO_BUTTONS)
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
-                did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, platforms)
+                if a._feel is None:
+                    did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, platforms)
+                else:  # its own feel, at the world's step rate
+                    feel, own = a._own_feel(self.feel.physics)
+                    did_jump, did_land, did_drop = control(a, buttons, feel, own, grid, platforms)
                 if did_jump:
                     jumped.append(a)
                 if did_land:
@@ -218,6 +249,7 @@ class World:
             else:
                 self._move_plain(a, d)
             a._clear = (a.x, a.y, a.w, a.h)
+            moved[a] = None
         if crowds:
             for crowd in crowds:
                 crowd._move(self, d)
@@ -248,14 +280,29 @@ class World:
                                 f"got {type(buttons).__name__} {buttons!r}")
         return True
 
+    def _sync_tiles(self) -> None:
+        """Tiles edited since the last step (``grid.set_tile``): every actor overlapping one is checked at
+        this step like one placed by hand (moved out of a new solid, or squished); a new grid checks all."""
+        grid = self.grid
+        changes = grid.changes_since(self._tiles_seen) if grid is self._tiles_grid else None
+        if changes is None:
+            for a in self.actors:
+                a._clear = None
+        else:
+            ts, query = grid.tile_size, self._hash.query
+            for col, row in dict.fromkeys(changes):
+                x, y = col * ts, row * ts
+                for a in query(x, y, ts, ts):
+                    if isinstance(a, Actor) and overlaps(x, y, ts, ts, a.x, a.y, a.w, a.h):
+                        a._clear = None
+        for crowd in self.crowds:
+            crowd._recheck(grid, changes)
+        self._tiles_grid, self._tiles_seen = grid, grid.version
+
     def _unstick(self, a: Actor, squished: list) -> None:
         """An actor the engine did not leave where it is: check its numbers, then move it out of solid
         geometry to the nearest free spot within ``_unstick_reach``, or report it squished (pinned)."""
-        for name in ("x", "y", "w", "h"):
-            v = getattr(a, name)
-            if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
-                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
-                raise ValueError(f"{a!r}: {name} must be {what}, got {v!r}; set it (or use actor.teleport(x, y))")
+        self._check_box(a)
         x, y = a.x, a.y
         if _motion.depenetrate(self.grid, self.platforms, a, self._unstick_reach(a)):
             if (a.x, a.y) != (x, y):
@@ -264,6 +311,16 @@ class World:
             a._clear = (a.x, a.y, a.w, a.h)
         else:
             self._squish(a, squished)
+
+    @staticmethod
+    def _check_box(body) -> None:
+        """A body's x, y, w, h set by hand: finite numbers of px (sizes > 0), or a one-line error."""
+        for name in ("x", "y", "w", "h"):
+            v = getattr(body, name)
+            if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
+                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
+                fix = " (or use actor.teleport(x, y))" if isinstance(body, Actor) else ""
+                raise ValueError(f"{body!r}: {name} must be {what}, got {v!r}; set it{fix}")
 
     def _unstick_reach(self, actor: Actor) -> float:
         """px: how far a step may move an actor found inside solid geometry to a free spot: the larger of
@@ -302,59 +359,69 @@ class World:
         sup = _motion.find_support(grid, platforms, None, actor.x, actor.w, feet, feet + reach, False)
         actor.prev_x, actor.prev_y = actor.x, actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
+        listed = actor.__class__ is not _Stand  # (a walker standing in is not in the hash: its crowd is)
+        if listed:
+            self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         if sup is None:
             return False
         actor.y = place_before(sup[0], actor.h)
         actor.prev_y = actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
+        if listed:
+            self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         actor.vy = 0.0
         actor.on_ground, actor.ground = True, sup[1]
         if isinstance(actor, Character):
             actor.air_steps = 0
         return True
 
-    # -- triggers --------------------------------------------------------------------------------------
-    def _index_sensors(self) -> None:
-        cell = self._CELL
-        cells: dict[tuple[int, int], list[Trigger]] = {}
-        for t in self.triggers:
-            for key in self._cells_of(t.x, t.y, t.w, t.h, cell):
-                cells.setdefault(key, []).append(t)
-        self._sensor_cells = cells
-        self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
-        self._sensor_moves = Trigger.moves
+    # -- queries (engine/queries.py) --------------------------------------------------------------------
+    def tile_at(self, x: float, y: float) -> queries.Tile:
+        """The tile ``(col, row, kind)`` holding the point (px); EMPTY off the map."""
+        return queries.tile_at(self.grid, x, y)
 
-    @staticmethod
-    def _cells_of(x: float, y: float, w: float, h: float, cell: int):
-        x0, y0 = int(x // cell), int(y // cell)
-        x1, y1 = int((x + w) // cell), int((y + h) // cell)
-        return [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)]
+    def query_rect(self, x: float, y: float, w: float, h: float) -> list:
+        """Actors, platforms and triggers strictly overlapping the box, in the order added."""
+        return queries.query_rect(self, x, y, w, h)
+
+    def query_point(self, x: float, y: float) -> list:
+        """Actors, platforms and triggers holding the point, in the order added."""
+        return queries.query_point(self, x, y)
+
+    def raycast(self, x0: float, y0: float, x1: float, y1: float, actors: bool = False,
+                ignore=None) -> queries.RayHit | None:
+        """The first tile, wall, platform (or, with ``actors``, actor) the segment enters, or None."""
+        return queries.raycast(self, x0, y0, x1, y1, actors, ignore)
+
+    # -- triggers --------------------------------------------------------------------------------------
+    def _sync_triggers(self) -> None:
+        """Re-index the triggers when any trigger's box was changed (``Trigger.moves``)."""
+        if self._trigger_moves != Trigger.moves:
+            space = self._hash
+            for t in self.triggers:
+                space.move(t, *t._box)
+            self._trigger_moves = Trigger.moves
 
     def _sense(self) -> list[TriggerEvent]:
         """Enter / stay / exit for every (trigger, actor) pair, ordered by trigger then actor."""
-        if self._sensor_moves != Trigger.moves:
-            self._index_sensors()
-        cells, cell, triggers = self._sensor_cells, self._CELL, self.triggers
+        if self._trigger_moves != Trigger.moves:
+            self._sync_triggers()
+        near = self._hash.near
         now: set[tuple[Trigger, Actor]] = set()
         for a in self.actors:
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            span = (int((ax + aw) // cell) - int(ax // cell) + 1) * (int((ay + ah) // cell) - int(ay // cell) + 1)
-            if span > len(triggers):  # a big actor: testing every trigger is cheaper than its cells
-                near = triggers
-            elif span == 1:
-                near = cells.get((int(ax // cell), int(ay // cell)), ())
-            else:
-                near = [t for key in self._cells_of(ax, ay, aw, ah, cell) for t in cells.get(key, ())]
-            for t in near:
-                if overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
+            for t in near(ax, ay, aw, ah):
+                if isinstance(t, Trigger) and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
                     now.add((t, a))
         for crowd in self.crowds:
-            now.update(crowd._sense(cells, cell, triggers))
+            now.update(crowd._sense(self.triggers))
         before = self._inside
         self._inside = now
         if not now and not before:
             return []
         order = self._sensor_order
+        if order is None:
+            order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
         rank = self._body_rank()
         pairs = sorted(now | before, key=lambda p: (order[p[0]], rank(p[1])))
         events = []
@@ -387,9 +454,13 @@ class World:
         """A plain actor: gravity, then the Y and X passes and the ground snap, with no controller."""
         grid, platforms = self.grid, self.platforms
         vy = a.vy
-        if a.gravity:
+        scale = a._gravity_scale
+        if scale > 0.0:  # (rising against gravity, the feel's rising gravity; then the falling one)
             g = d.gravity if vy < 0.0 else d.fall_gravity
-            vy_new = min(vy + g * d.dt, self.feel.fall.max_speed)
+            vy_new = min(vy + g * scale * d.dt, self.feel.fall.max_speed)
+        elif scale < 0.0:  # pulled up: the same, mirrored
+            g = d.gravity if vy > 0.0 else d.fall_gravity
+            vy_new = max(vy + g * scale * d.dt, -self.feel.fall.max_speed)
         else:
             vy_new = vy
         dy = (vy + vy_new) * 0.5 * d.dt
@@ -485,7 +556,7 @@ class World:
         for a in self.actors:
             g = a.ground
             h.update(type(a).__name__.encode())
-            h.update(pack("<6d3?", a.x, a.y, a.w, a.h, a.vx, a.vy, a.on_ground, a.gravity, a.snap))
+            h.update(pack("<7d2?", a.x, a.y, a.w, a.h, a.vx, a.vy, a._gravity_scale, a.on_ground, a.snap))
             h.update(pack("<2q", which(a.drop_platform), -3 if g is None else which(g.platform)))
             if g is not None:
                 h.update(pack("<?", g.one_way))
@@ -494,6 +565,8 @@ class World:
                 since = -1 if a.since_press is None else a.since_press
                 h.update(pack("<4q?", a.facing, a.air_steps, since, a.drop_left, a.jumping))
                 h.update(pack("<5?", *a.held))
+                if a._feel is not None:
+                    h.update(repr(a._feel).encode())
         for p in self.platforms:
             path = p.path
             h.update(pack("<9d?", p.x, p.y, p.w, p.h, *p.state()[2:], p.one_way))
@@ -512,28 +585,32 @@ class World:
         return h.hexdigest()
 
     def clone(self, triggers: bool = True) -> World:
-        """An independent copy sharing the immutable grid and the bodies' ``data`` (for previews).
+        """An independent copy (its own copy of the grid) sharing the bodies' ``data`` (for previews).
 
         ``triggers=False`` leaves the sensors out: cheaper, and they never move anything.
         """
-        memo = {id(self.grid): self.grid}
+        memo = {}  # (the grid is copied: tile edits in one do not show in the other)
         for t in self.triggers:
             memo[id(t.data)] = t.data
         for p in self.platforms:
             memo[id(p.data)] = p.data
+        for a in self.actors:
+            memo[id(a.data)] = a.data
         for crowd in self.crowds:
             for w in crowd.walkers:
                 memo[id(w.data)] = w.data
         if not triggers:
-            saved = (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
-                     self._members)
-            self.triggers, self._inside, self._sensor_cells, self._sensor_order = [], set(), {}, {}
+            saved = (self.triggers, self._inside, self._sensor_order, self._members, self._hash)
+            self.triggers, self._inside, self._sensor_order = [], set(), None
             self._members = {m for m in self._members if not isinstance(m, Trigger)}
+            self._hash = SpatialHash(self._hash.cell)
+            for obj in saved[4].objects():
+                if not isinstance(obj, Trigger):
+                    self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
             try:
                 return copy.deepcopy(self, memo)
             finally:
-                (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
-                 self._members) = saved
+                self.triggers, self._inside, self._sensor_order, self._members, self._hash = saved
         return copy.deepcopy(self, memo)
 
     # -- snapshots (engine/_snapshot.py) ----------------------------------------------------------------
