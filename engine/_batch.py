@@ -54,15 +54,15 @@ class Tables:
         self.ts, self.rows, self.cols = ts, rows, cols
         k = np.asarray(grid.kinds, dtype=np.int8)
         self.k = k.ravel().copy()
-        self.sl = np.asarray(grid.slope_left, dtype=np.float64).ravel().copy()
-        self.sr = np.asarray(grid.slope_right, dtype=np.float64).ravel().copy()
-        solid, one_way, slope = (k == SOLID), (k == ONE_WAY), (k == SLOPE)
+        slope = k == SLOPE
+        self.sl = np.where(slope, grid.slope_left, 0.0).ravel()
+        self.sr = np.where(slope, grid.slope_right, 0.0).ravel()
         # row prefix, one empty row above and below the map (rows -1 and ``rows`` read as empty)
-        packed = solid.astype(np.int64) | (one_way.astype(np.int64) << 21) | (slope.astype(np.int64) << 42)
+        packed = _packed_row(k.astype(np.int64))
         self.row_p = np.zeros((rows + 2, cols + 1), np.int64)
         np.cumsum(packed, axis=1, out=self.row_p[1:-1, 1:])
         self.row_p = self.row_p.ravel()
-        box = solid.astype(np.int64) | (slope.astype(np.int64) << 31)
+        box = _packed_box(k.astype(np.int64))
         self.box_p = np.zeros((rows + 1, cols + 1), np.int64)
         self.box_p[1:, 1:] = box.cumsum(axis=0).cumsum(axis=1)
         self.box_p = self.box_p.ravel()
@@ -71,14 +71,7 @@ class Tables:
         self.top_l = np.where(slope, bottom - self.sl.reshape(rows, cols), INF).ravel()
         self.top_r = np.where(slope, bottom - self.sr.reshape(rows, cols), INF).ravel()
         self.x_lo, self.x_hi, self.y_lo, self.y_hi = grid._x_lo, grid._x_hi, grid._y_lo, grid._y_hi
-        # slope tiles with an edge a hair above their bottom: a flat top beside them is not simply tied
-        odd = slope & (((self.sl.reshape(rows, cols) > 0) & (self.sl.reshape(rows, cols) <= 2 * EPS))
-                       | ((self.sr.reshape(rows, cols) > 0) & (self.sr.reshape(rows, cols) <= 2 * EPS)))
-        self.odd = None
-        if odd.any():
-            self.odd = np.zeros((rows + 2, cols + 1), np.int32)
-            np.cumsum(odd, axis=1, out=self.odd[1:-1, 1:])
-            self.odd = self.odd.ravel()
+        self._find_odd()
         n = rows * cols
         # faces of slope tiles (low, high above the tile's bottom; NaN: none) met moving right / left
         self.face_r = np.full((2, n), np.nan)
@@ -87,17 +80,68 @@ class Tables:
         self.cont_l = np.zeros(n, bool)
         for i in np.flatnonzero(self.k == SLOPE).tolist():
             r, c = divmod(i, cols)
-            for wall, face in ((grid._wall_l[i], self.face_r), (grid._wall_r[i], self.face_l)):
-                if wall is not None:
-                    face[0, i], face[1, i] = wall
-            self.cont_r[i] = _continues_ramp(grid, i, r, c, True)
-            self.cont_l[i] = _continues_ramp(grid, i, r, c, False)
+            self._join(grid, i, r, c)
         self.ramp_r = np.array(grid._ramp_l, bool)  # a solid stepped onto moving right (its left is a ramp)
         self.ramp_l = np.array(grid._ramp_r, bool)
         self._runs = None
 
     def __deepcopy__(self, memo):
-        return self  # never changed once built (a new grid version builds new tables)
+        return self  # (a clone has its own grid, and so builds its own tables)
+
+    def update(self) -> bool:
+        """Follow the grid's tile edits since these tables were made, tile by tile (prefix sums by the
+        change of each edited tile). Returns False when the edits are too old to list: build new tables."""
+        grid = self.grid
+        changes = grid.changes_since(self.version) if grid.version > self.version else None
+        if changes is None:
+            return False
+        rows, cols, ts = self.rows, self.cols, self.ts
+        kinds, left, right = grid.kinds.ravel(), grid.slope_left.ravel(), grid.slope_right.ravel()
+        row_p = self.row_p.reshape(rows + 2, cols + 1)
+        box_p = self.box_p.reshape(rows + 1, cols + 1)
+        near = set()
+        for c, r in dict.fromkeys(changes):
+            i = r * cols + c
+            old, new = int(self.k[i]), int(kinds[i])
+            row_p[r + 1, c + 1:] += _packed_row(new) - _packed_row(old)
+            box_p[r + 1:, c + 1:] += _packed_box(new) - _packed_box(old)
+            self.k[i] = new
+            sl, sr = (float(left[i]), float(right[i])) if new == SLOPE else (0.0, 0.0)
+            self.sl[i], self.sr[i] = sl, sr
+            bottom = (r + 1.0) * ts
+            self.top_l[i], self.top_r[i] = (bottom - sl, bottom - sr) if new == SLOPE else (INF, INF)
+            near.update((rr, cc) for rr in (r - 1, r, r + 1) for cc in (c - 1, c, c + 1)
+                        if 0 <= rr < rows and 0 <= cc < cols)
+        for r, c in near:  # slope joins and ramps, as the grid now has them
+            i = r * cols + c
+            self.ramp_r[i], self.ramp_l[i] = bool(grid._ramp_l[i]), bool(grid._ramp_r[i])
+            self.face_r[:, i] = self.face_l[:, i] = np.nan
+            self.cont_r[i] = self.cont_l[i] = False
+            if self.k[i] == SLOPE:
+                self._join(grid, i, r, c)
+        self._runs = None
+        self._find_odd()
+        self.version = grid.version
+        return True
+
+    def _join(self, grid, i: int, r: int, c: int) -> None:
+        """Slope tile ``i``'s faces and whether it continues a ramp, from the grid's own joins."""
+        for wall, face in ((grid._wall_l[i], self.face_r), (grid._wall_r[i], self.face_l)):
+            if wall is not None:
+                face[0, i], face[1, i] = wall
+        self.cont_r[i] = _continues_ramp(grid, i, r, c, True)
+        self.cont_l[i] = _continues_ramp(grid, i, r, c, False)
+
+    def _find_odd(self) -> None:
+        """Slope tiles with an edge a hair above their bottom: a flat top beside them is not simply tied."""
+        rows, cols = self.rows, self.cols
+        sl, sr = self.sl.reshape(rows, cols), self.sr.reshape(rows, cols)
+        odd = (self.k.reshape(rows, cols) == SLOPE) & (((sl > 0) & (sl <= 2 * EPS)) | ((sr > 0) & (sr <= 2 * EPS)))
+        self.odd = None
+        if odd.any():
+            self.odd = np.zeros((rows + 2, cols + 1), np.int32)
+            np.cumsum(odd, axis=1, out=self.odd[1:-1, 1:])
+            self.odd = self.odd.ravel()
 
     # -- spans ------------------------------------------------------------------------------------------
     def span(self, r, c0, c1):
@@ -148,6 +192,16 @@ class Tables:
 
     def cols_of(self, x, w):
         return np.maximum(0, floor(x / self.ts)), np.minimum(self.cols - 1, ceil((x + w) / self.ts) - 1)
+
+
+def _packed_row(kind):
+    """A tile's contribution to the row prefix sums: solid, one-way and slope counts in one integer."""
+    return (kind == SOLID) * 1 + (kind == ONE_WAY) * (1 << 21) + (kind == SLOPE) * (1 << 42)
+
+
+def _packed_box(kind):
+    """A tile's contribution to the box prefix sums: solid and slope counts in one integer."""
+    return (kind == SOLID) * 1 + (kind == SLOPE) * (1 << 31)
 
 
 F_SOLID = (1 << 21) - 1  # fields of Tables.span

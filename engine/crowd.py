@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _batch, _check
 from ._motion import EPS
-from .bodies import Actor, Contact, Ground
+from .bodies import Actor, Contact, Ground, Trigger, _scale
 from .geometry import Rect, overlaps
 from .tiles import EMPTY
 
@@ -76,7 +76,7 @@ def _beyond_wall(edges, col, row, cols, rows):
 _FIELDS = {
     "x": (np.float64, 0.0), "y": (np.float64, 0.0), "w": (np.float64, 1.0), "h": (np.float64, 1.0),
     "vx": (np.float64, 0.0), "vy": (np.float64, 0.0), "prev_x": (np.float64, 0.0), "prev_y": (np.float64, 0.0),
-    "speed": (np.float64, 0.0), "direction": (np.int8, 1), "ledges": (bool, True), "gravity": (bool, True),
+    "speed": (np.float64, 0.0), "direction": (np.int8, 1), "ledges": (bool, True), "gravity_scale": (np.float64, 1.0),
     "snap": (bool, True), "on_ground": (bool, False), "squished": (bool, False),
     "ground_kind": (np.int8, -1), "ground_one_way": (bool, False), "ground_platform": (object, None),
     # the contacts of the last step's own move: normal (y: -1 floor, 1 ceiling; x: -1 / 1; 0 none), kind code
@@ -93,7 +93,7 @@ _FIELDS = {
 CACHE = ("run_lo", "run_hi", "run_y", "run_kind")
 STATE = tuple(k for k in _FIELDS if k not in CACHE)  # what snapshots copy
 _STAND_FLOATS = ("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y")
-_STAND_FLAGS = ("on_ground", "squished", "gravity", "snap")
+_STAND_FLAGS = ("on_ground", "squished", "snap")
 _UNREAD = ()  # a stand-in's contacts before its move sets them
 _HASHED = tuple(k for k in STATE if _FIELDS[k][0] is not object and not k.startswith("clear"))
 
@@ -203,9 +203,12 @@ def _flag(owner, value):
 
 for _name, _chk in (("x", _number), ("y", _number), ("w", _size), ("h", _size), ("vx", _velocity),
                     ("vy", _velocity), ("speed", _speed), ("direction", _direction), ("ledges", _flag),
-                    ("gravity", _flag), ("snap", _flag), ("prev_x", None), ("prev_y", None), ("on_ground", None),
-                    ("squished", None)):
+                    ("gravity_scale", lambda owner, v: _scale(owner, v, None)), ("snap", _flag), ("prev_x", None),
+                    ("prev_y", None), ("on_ground", None), ("squished", None)):
     setattr(Walker, _name, _walker_field(_name, _chk))
+Walker.gravity = property(lambda self: self.gravity_scale != 0.0,
+                          lambda self, on: self._set("gravity_scale", _scale("Walker", None, on)),
+                          doc="On/off view of gravity_scale: True unless it is 0; setting it makes the scale 1 or 0.")
 
 
 def _column(name: str, doc: str):
@@ -220,7 +223,8 @@ _COLUMNS = {  # the arrays a game reads (and may write): name -> what it holds
     "vx": "px/s (the walking rule sets it every step)", "vy": "px/s, positive is down",
     "prev_x": "px, x before the last step (for interpolation)", "prev_y": "px, y before the last step",
     "speed": "px/s, walking speed", "direction": "+1 right, -1 left", "ledges": "turns round at ledges",
-    "gravity": "falls", "snap": "follows the ground down slopes and steps", "on_ground": "stands after the last step",
+    "gravity_scale": "times the feel's gravity (1 normal, 0 none, negative pulls up)",
+    "snap": "follows the ground down slopes and steps", "on_ground": "stands after the last step",
     "squished": "crushed in the last step",
 }
 
@@ -247,20 +251,22 @@ class Crowd:
         self._world = None
         self._stands: list[_Stand] = []  # this step's walkers on the per-actor path
         self._runways = None  # the Tables the runways were found on
-        self._cells, self._cell_keys = None, None  # the world's trigger cells, as sorted codes
+        self._trigger_key, self._trigger_index = None, None  # (Trigger.moves, the triggers): their index
 
     # -- membership ------------------------------------------------------------------------------------
     def add(self, x: float, y: float, w: float, h: float, *, speed: float = 40.0, direction: int = 1,
-            ledges: bool = True, gravity: bool = True, snap: bool = True, name: str = "", data=None) -> Walker:
+            ledges: bool = True, gravity_scale: float | None = None, gravity: bool | None = None, snap: bool = True,
+            name: str = "", data=None) -> Walker:
         """A walker with its top-left at (x, y), w x h px, walking at ``speed`` px/s toward ``direction``
         (+1 right, -1 left); ``ledges``: turns round where the ground ends (else walks off);
-        ``gravity``, ``snap``: as for an ``Actor``. Returns its :class:`Walker`."""
+        ``gravity_scale`` (or its on/off alias ``gravity``), ``snap``: as for an ``Actor``. Returns its
+        :class:`Walker`."""
         owner = "Crowd.add"
         values = {"x": _check.number(owner, "x", x), "y": _check.number(owner, "y", y),
                   "w": _check.size(owner, "w", w), "h": _check.size(owner, "h", h),
                   "speed": _check.size(owner, "speed", speed, zero=True, unit="px/s"),
                   "direction": _direction(owner, direction), "ledges": _check.flag(owner, "ledges", ledges),
-                  "gravity": _check.flag(owner, "gravity", gravity), "snap": _check.flag(owner, "snap", snap)}
+                  "gravity_scale": _scale(owner, gravity_scale, gravity), "snap": _check.flag(owner, "snap", snap)}
         name = _check.text(owner, "name", name)
         i = self._n
         if i == len(self._a["x"]):
@@ -315,34 +321,24 @@ class Crowd:
         return px + (a["x"][:n] - px) * alpha, py + (a["y"][:n] - py) * alpha
 
     # -- triggers ----------------------------------------------------------------------------------------
-    def _sense(self, cells: dict, cell: float, triggers: list) -> list:
-        """The (trigger, walker) pairs overlapping now. ``cells``: the world's trigger index (cell ->
-        triggers, ``cell`` px square): only walkers with a corner in a cell holding a trigger (or spanning
-        more than two cells a side) are tested, each exactly as an actor is."""
+    def _sense(self, triggers: list) -> list:
+        """The (trigger, walker) pairs overlapping now: walkers with a corner in a cell (``_CELL`` px)
+        holding a trigger are found all at once, then each is tested exactly as an actor is."""
         n = self._n
         if not n or not triggers:
             return []
-        if self._cells is not cells:
-            keys = np.array([int(_cell_code(cx, cy)) for cx, cy in cells], np.int64)
-            self._cells, self._cell_keys = cells, np.sort(keys)
-        keys = self._cell_keys
-        if not keys.size:
-            return []
+        key = (Trigger.moves, tuple(triggers))
+        if self._trigger_key != key:
+            self._trigger_key, self._trigger_index = key, _TriggerIndex(triggers)
+        index = self._trigger_index
         a = self._a
         x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
-        cx0, cx1 = (x // cell).astype(np.int64), ((x + w) // cell).astype(np.int64)
-        cy0, cy1 = (y // cell).astype(np.int64), ((y + h) // cell).astype(np.int64)
-        codes = np.concatenate([_cell_code(cx0, cy0), _cell_code(cx1, cy0), _cell_code(cx0, cy1), _cell_code(cx1, cy1)])
-        found = keys[np.minimum(np.searchsorted(keys, codes), keys.size - 1)] == codes
-        near = found.reshape(4, n).any(axis=0) | (cx1 - cx0 > 1) | (cy1 - cy0 > 1)
+        near = index.candidates(x, y, w, h)
         pairs = []
         for i in np.flatnonzero(near).tolist():
             walker = self.walkers[i]
             bx, by, bw, bh = a["x"].item(i), a["y"].item(i), a["w"].item(i), a["h"].item(i)
-            xs, ys = range(int(cx0[i]), int(cx1[i]) + 1), range(int(cy0[i]), int(cy1[i]) + 1)
-            near = triggers if len(xs) * len(ys) > len(triggers) else \
-                {t: None for ky in ys for kx in xs for t in cells.get((kx, ky), ())}
-            pairs += [(t, walker) for t in near if overlaps(bx, by, bw, bh, t.x, t.y, t.w, t.h)]
+            pairs += [(t, walker) for t in index.near(bx, by, bw, bh) if overlaps(bx, by, bw, bh, t.x, t.y, t.w, t.h)]
         return pairs
 
     # -- state (snapshots, hashes) ----------------------------------------------------------------------
@@ -374,6 +370,29 @@ class Crowd:
             h.update(np.ascontiguousarray(a[k][:n]).tobytes())
         for k in ("ground_platform", "hit_y_other", "hit_x_other"):
             h.update(np.array([platform_index(p) for p in a[k][:n]], np.int64).tobytes())
+
+    def _recheck(self, grid, changes) -> None:
+        """Tiles were edited (``changes``: their (col, row), or None for all): walkers overlapping one (and,
+        to be sure, those within a tile of one) are checked at the next step like a teleported actor."""
+        n, a = self._n, self._a
+        if not n:
+            return
+        if changes is None:
+            a["clear_x"][:n] = np.nan
+            return
+        ts = grid.tile_size
+        edited = np.zeros((grid.rows + 1, grid.cols + 1), np.int32)
+        for c, r in changes:
+            edited[r + 1, c + 1] = 1
+        edited = edited.cumsum(axis=0).cumsum(axis=1).ravel()
+        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
+        c0, c1 = np.floor(x / ts).astype(np.int64) - 1, np.ceil((x + w) / ts).astype(np.int64) + 1
+        r0, r1 = np.floor(y / ts).astype(np.int64) - 1, np.ceil((y + h) / ts).astype(np.int64) + 1
+        c0, c1 = np.clip(c0, 0, grid.cols), np.clip(c1, 0, grid.cols)
+        r0, r1 = np.clip(r0, 0, grid.rows), np.clip(r1, 0, grid.rows)
+        span = grid.cols + 1
+        hit = edited[r1 * span + c1] - edited[r0 * span + c1] - edited[r1 * span + c0] + edited[r0 * span + c0] > 0
+        a["clear_x"][:n][hit] = np.nan
 
     def _forget(self, platform) -> None:
         """A platform left the world: nobody stands on it any more."""
@@ -456,7 +475,8 @@ class Crowd:
         walker = self.walkers[i]
         s.walker, s.name = walker, walker.name
         s.x, s.y, s.w, s.h, s.vx, s.vy, s.prev_x, s.prev_y = [a[k].item(i) for k in _STAND_FLOATS]
-        s.on_ground, s.squished, s.gravity, s.snap = [a[k].item(i) for k in _STAND_FLAGS]
+        s.on_ground, s.squished, s.snap = [a[k].item(i) for k in _STAND_FLAGS]
+        s._gravity_scale, s.data, s._world = a["gravity_scale"].item(i), walker.data, None
         kind = a["ground_kind"].item(i)
         s.ground = None if kind < 0 else Ground(_batch.KINDS[kind], a["ground_platform"][i],
                                                 a["ground_one_way"].item(i))
@@ -536,9 +556,12 @@ class Crowd:
             k = int(np.argmax(bad))
             _finite_velocity(self.walkers[int(np.arange(self._n)[idx][k])], vx[k], vy[k])
         dt = d.dt
-        # gravity, integrated over the step
-        g = np.where(vy < 0.0, d.gravity, d.fall_gravity)
-        vy_new = np.where(a["gravity"][idx], np.minimum(vy + g * dt, world.feel.fall.max_speed), vy)
+        # gravity, integrated over the step (World._move_plain: pulled up, the same mirrored)
+        scale, top = a["gravity_scale"][idx], world.feel.fall.max_speed
+        vy_new = np.where(scale > 0.0, np.minimum(vy + np.where(vy < 0.0, d.gravity, d.fall_gravity) * scale * dt, top),
+                          np.where(scale < 0.0,
+                                   np.maximum(vy + np.where(vy > 0.0, d.gravity, d.fall_gravity) * scale * dt, -top),
+                                   vy))
         dy = (vy + vy_new) * 0.5 * dt
         tx = x + vx * dt
         rows = np.arange(self._n)[idx]
@@ -693,6 +716,58 @@ def _passes(T, x, y, w, h, vx, vy, dy, tx, was_grounded, snap):
         on_ground[sel] = stands
         ground[sel] = kind
     return x, y, vy, on_ground, ground, hit_y, hit_y_kind, hit_x, hit_x_kind
+
+
+class _TriggerIndex:
+    """Triggers by the ``CELL`` px cells they meet, with the occupied cells as sorted integer codes so that a
+    whole crowd's boxes are matched against them in a few numpy calls. A trigger meeting more than
+    ``BIG`` cells is tested against every walker instead."""
+
+    CELL = 64.0
+    BIG = 256
+
+    def __init__(self, triggers):
+        cell = self.CELL
+        self.cells: dict[tuple[int, int], list] = {}
+        self.big: list = []
+        self.all = list(triggers)
+        for t in triggers:
+            c0, r0, c1, r1 = (math.floor(t.x / cell), math.floor(t.y / cell), math.floor((t.x + t.w) / cell),
+                              math.floor((t.y + t.h) / cell))
+            if (c1 - c0 + 1) * (r1 - r0 + 1) > self.BIG:
+                self.big.append(t)
+                continue
+            for r in range(r0, r1 + 1):
+                for c in range(c0, c1 + 1):
+                    self.cells.setdefault((c, r), []).append(t)
+        self.codes = np.sort(np.array([int(_cell_code(c, r)) for c, r in self.cells], np.int64))
+
+    def candidates(self, x, y, w, h):
+        """Which boxes could overlap a trigger: a corner in an occupied cell, more than two cells a side,
+        or any box when a big trigger meets it."""
+        cell, codes = self.CELL, self.codes
+        near = np.zeros(len(x), bool)
+        if codes.size:
+            c0, c1 = np.floor(x / cell).astype(np.int64), np.floor((x + w) / cell).astype(np.int64)
+            r0, r1 = np.floor(y / cell).astype(np.int64), np.floor((y + h) / cell).astype(np.int64)
+            corners = np.concatenate([_cell_code(c0, r0), _cell_code(c1, r0), _cell_code(c0, r1), _cell_code(c1, r1)])
+            found = codes[np.minimum(np.searchsorted(codes, corners), codes.size - 1)] == corners
+            near = found.reshape(4, len(x)).any(axis=0) | (c1 - c0 > 1) | (r1 - r0 > 1)
+        for t in self.big:
+            near |= (x < t.x + t.w) & (t.x < x + w) & (y < t.y + t.h) & (t.y < y + h)
+        return near
+
+    def near(self, x: float, y: float, w: float, h: float) -> list:
+        """The triggers listed in the cells the box meets, and the big ones (each once)."""
+        cell = self.CELL
+        c0, r0, c1, r1 = math.floor(x / cell), math.floor(y / cell), math.floor((x + w) / cell), \
+            math.floor((y + h) / cell)
+        if (c1 - c0 + 1) * (r1 - r0 + 1) > len(self.cells):  # a huge box: every trigger
+            return self.all
+        cells = self.cells
+        found = dict.fromkeys(t for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) for t in cells.get((c, r), ()))
+        found.update(dict.fromkeys(self.big))
+        return list(found)
 
 
 def _cell_code(cx, cy):

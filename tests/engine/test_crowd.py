@@ -1,7 +1,7 @@
 """Crowd: the batch moves every walker exactly as the per-actor path (World + Actor + walk) moves it.
 
 Random scenes (maps with slopes, one-way tiles, walls and ledges, moving platforms solid and one-way,
-triggers, ropes, random map edges, walkers of random sizes, speeds and directions, some starting inside solids)
+triggers, ropes, tile edits during the run (``grid.set_tile``), random map edges, walkers of random sizes, speeds and directions, some starting inside solids)
 are run both ways for hundreds of steps, and every walker's state is compared after every step:
 position, velocity, ground, contacts, squished, trigger events, rope particles. ``HYPOTHESIS_EXAMPLES=3000
 CROWD_STEPS=300`` runs the big sample.
@@ -9,8 +9,10 @@ CROWD_STEPS=300`` runs the big sample.
 
 from __future__ import annotations
 
+import copy
 import os
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,12 +20,24 @@ from hypothesis import strategies as st
 
 from engine import _batch as batch_module
 from engine import crowd as crowd_module
-from engine import Actor, Crowd, Edges, Path, Platform, Rope, RopeConfig, TileGrid, Trigger, Walker, World, debug_draw, walk
+from engine import (Actor, Crowd, Edges, Path, Platform, Rope, RopeConfig, TileGrid, TileKind, Trigger, Walker, World,
+                    debug_draw, walk)
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "16")), deadline=None,
                     derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 STEPS = int(os.environ.get("CROWD_STEPS", "200"))
+
+class Edit(NamedTuple):
+    """A tile edit at the start of a step (``grid.set_tile``)."""
+
+    step: int
+    col: int
+    row: int
+    kind: TileKind
+    left: float | None = None
+    right: float | None = None
+
 
 TILE = st.sampled_from("........." + "###" + "==" + "/\\" + "pqdb")
 SIZES = [(6.0, 7.0), (10.0, 14.0), (3.0, 5.0), (7.5, 9.25), (12.0, 20.0), (20.0, 6.0)]
@@ -52,7 +66,7 @@ def scenes(draw):
             x, y = round(x / ts) * ts, round(y / ts) * ts - h
         speed = draw(st.sampled_from([0.0, 20.0, 40.0, 40.0, 90.0, 300.0]))
         walkers.append(dict(x=x, y=y, w=w, h=h, speed=speed, direction=draw(st.sampled_from([1, -1])),
-                            ledges=draw(st.booleans()), gravity=draw(st.booleans() | st.just(True)),
+                            ledges=draw(st.booleans()), gravity=draw(st.sampled_from([1.0, 1.0, 1.0, 0.0, 2.0, 0.5, -1.0])),
                             snap=draw(st.booleans() | st.just(True)), vy=draw(st.sampled_from([0.0, 0.0, -200.0, 500.0]))))
     platforms = []
     for _ in range(draw(st.integers(0, 3))):
@@ -68,8 +82,12 @@ def scenes(draw):
                   RopeConfig(segments=draw(st.integers(2, 8)), segment_length=draw(st.sampled_from([2.0, 4.0, 8.0])),
                              nudge=draw(st.sampled_from([0.5, 1.0]))))
              for _ in range(draw(st.integers(0, 2)))]
+    edits = [Edit(draw(st.integers(1, STEPS)), draw(st.integers(0, cols - 1)), draw(st.integers(0, rows - 1)),
+                  *draw(st.sampled_from([(TileKind.SOLID,), (TileKind.EMPTY,), (TileKind.ONE_WAY,),
+                                         (TileKind.SLOPE, 0.0, ts), (TileKind.SLOPE, ts / 2, 0.0)])))
+             for _ in range(draw(st.integers(0, 4)))]
     settle = draw(st.booleans())
-    return grid, walkers, platforms + triggers + ropes, settle
+    return grid, walkers, platforms + triggers + ropes + edits, settle
 
 
 def build(grid, walkers, platforms, settle):
@@ -77,6 +95,8 @@ def build(grid, walkers, platforms, settle):
     solo, batch = World(grid), World(grid)
     for world in (solo, batch):
         for p in platforms:
+            if isinstance(p, Edit):
+                continue
             if isinstance(p, tuple):
                 world.add(Trigger(*p))
                 continue
@@ -88,10 +108,11 @@ def build(grid, walkers, platforms, settle):
     crowd = batch.add(Crowd())
     actors, dirs = [], []
     for spec in walkers:
-        a = solo.add(Actor(spec["x"], spec["y"], spec["w"], spec["h"], gravity=spec["gravity"], snap=spec["snap"]))
+        a = solo.add(Actor(spec["x"], spec["y"], spec["w"], spec["h"], gravity_scale=float(spec["gravity"]),
+                           snap=spec["snap"]))
         a.vx, a.vy = spec["direction"] * spec["speed"], spec["vy"]
         w = crowd.add(spec["x"], spec["y"], spec["w"], spec["h"], speed=spec["speed"], direction=spec["direction"],
-                      ledges=spec["ledges"], gravity=spec["gravity"], snap=spec["snap"])
+                      ledges=spec["ledges"], gravity_scale=float(spec["gravity"]), snap=spec["snap"])
         w.vy = spec["vy"]
         if settle:
             assert solo.settle(a) == batch.settle(w)
@@ -125,10 +146,17 @@ def ascii_map(grid) -> str:
 
 
 def run_both(grid, walkers, platforms, settle, steps=STEPS):
+    grid = copy.deepcopy(grid)  # (edited below: the scene's own stays as drawn)
+    edits = {}
+    for e in platforms:
+        if isinstance(e, Edit):
+            edits.setdefault(e.step, []).append(e)
     solo, actors, dirs, batch, crowd = build(grid, walkers, platforms, settle)
     ledges = [spec["ledges"] for spec in walkers]
     speeds = [spec["speed"] for spec in walkers]
     for step in range(1, steps + 1):
+        for e in edits.get(step, ()):  # (both worlds share the grid: both see the edit)
+            grid.set_tile(e.col, e.row, e.kind, e.left, e.right)
         a_res = solo.step()
         for i, a in enumerate(actors):
             dirs[i] = walk(solo, a, dirs[i], speeds[i], ledges[i])
