@@ -3,7 +3,7 @@
 Pure Python + numpy; copy this folder into your project. See engine/README.md.
 """
 
-from .bodies import Actor, Buttons, Character, Contact, Ground, Trigger, TriggerEvent
+from .bodies import Actor, ActorEvent, Buttons, Character, Contact, Ground, Touch, Trigger, TriggerEvent
 from .crowd import Crowd, Walker, walk
 from .debug import DebugDraw, debug_draw
 from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
@@ -18,6 +18,7 @@ from .world import StepResult, World
 
 __all__ = [
     "Actor",
+    "ActorEvent",
     "Buttons",
     "Character",
     "ConfigError",
@@ -46,6 +47,7 @@ __all__ = [
     "TileGrid",
     "TileKind",
     "Tile",
+    "Touch",
     "Trigger",
     "TriggerEvent",
     "Walker",

@@ -18,8 +18,8 @@ from . import _motion
 from ._motion import EPS, _continues_ramp
 from .tiles import ONE_WAY, SLOPE, SOLID
 
-KINDS = ("solid", "slope", "platform", "one_way")  # kind code -> Ground / Contact kind
-R_SOLID, R_SLOPE, R_PLATFORM, R_ONE_WAY = 0, 1, 2, 3
+KINDS = ("solid", "slope", "platform", "one_way", "actor")  # kind code -> Ground / Contact kind
+R_SOLID, R_SLOPE, R_PLATFORM, R_ONE_WAY, R_ACTOR = 0, 1, 2, 3, 4
 INF = np.inf
 _ONE_BY_ONE = 8  # boxes: at most this many left in a loop of the passes finish through _motion instead
 
@@ -373,12 +373,13 @@ def box_free(T: Tables, x, y, w, h):
 
 # -- the passes ------------------------------------------------------------------------------------------
 def move_y(T: Tables, x, y, w, h, ty):
-    """``_motion.move_y`` (no platforms, no drop) for boxes moving: the new y and the contact
-    (``normal``: -1 floor, 1 ceiling, 0 none; ``kind`` code)."""
+    """``_motion.move_y`` (no platforms, no drop) for boxes moving: the new y, the contact (``normal``: -1
+    floor, 1 ceiling, 0 none; ``kind`` code) and the top of the floor landed on (inf: none)."""
     m = len(x)
     ny = ty.copy()
     normal = np.zeros(m, np.int8)
     kind = np.full(m, -1, np.int8)
+    top = np.full(m, INF)
     down = np.flatnonzero(ty > y)
     if down.size:
         hh = h[down]
@@ -387,6 +388,7 @@ def move_y(T: Tables, x, y, w, h, ty):
         ny[down[hit]] = place_before(sy[hit], hh[hit])
         normal[down[hit]] = -1
         kind[down[hit]] = sk[hit]
+        top[down[hit]] = sy[hit]
     up = np.flatnonzero(ty < y)
     if up.size:
         xu, yu, wu, hu, tu = x[up], y[up], w[up], h[up], ty[up]
@@ -402,7 +404,7 @@ def move_y(T: Tables, x, y, w, h, ty):
         normal[up[cap | roof]] = 1
         kind[up[cap]] = R_SLOPE
         kind[up[roof]] = R_SOLID
-    return ny, normal, kind
+    return ny, normal, kind, top
 
 
 def _x_blocked(T: Tables, c, y0, y1, right):
@@ -726,7 +728,8 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
     in the box's rows, so only ``_climb`` acts: no face
     (the feet are on the surface); uphill it lifts onto the surface at the new centre if the box there
     overlaps no solid and the head crosses no ceiling (else the box is left to the full passes);
-    downhill the snap (``reach``) follows the surface down. Returns ``(mask, y after)``.
+    downhill the snap (``reach``) follows the surface down. Returns ``(mask, y after, the surface stood
+    on before)``.
     """
     ts, rows, cols = T.ts, T.rows, T.cols
     half = w * 0.5
@@ -763,7 +766,7 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
         if T.y_lo > -INF:
             lift_ok &= ~((new_y < T.y_lo) & (T.y_lo <= y + EPS))
         ok &= ~up | lift_ok
-    return ok, new_y
+    return ok, new_y, s0
 
 
 def runway(T: Tables, x, y, w, h, kind, reach=4):
@@ -802,3 +805,36 @@ def runway(T: Tables, x, y, w, h, kind, reach=4):
         lo[t] = np.where(ok, a * float(ts) + 1.0, INF)
         hi[t] = np.where(ok, (b + 1) * float(ts) - w[t] - 1.0, -INF)
     return lo, hi, kind
+
+
+def floor_tiles(T: Tables, grid, x, y, w, h, top, kind):
+    """``_motion._support_tile`` on arrays: the tile ``(col, row)`` each box at ``(x, y)`` stands on at
+    ``top`` (its floor's ``kind`` code: solid, one-way or slope), col -1 where none (a wall edge of the
+    map). The tile under the centre where nothing else can be nearer; the rest through ``_motion``."""
+    ts, rows, cols = T.ts, T.rows, T.cols
+    m = len(x)
+    col, row = np.full(m, -1, np.int64), np.full(m, -1, np.int64)
+    cx = x + w * 0.5
+    cc = floor(cx / ts)
+    slope = kind == R_SLOPE
+    # a flat top: the row whose top it is, the tile under the centre (or, off the map's rows, none)
+    r = np.rint(top / ts).astype(np.int64)
+    on_row = (r * ts == top) & (r >= 0) & (r < rows)
+    inside = on_row & (cc >= 0) & (cc < cols)
+    want = np.where(kind == R_SOLID, SOLID, ONE_WAY)
+    flat = ~slope & inside & (T.k[np.where(inside, r * cols + cc, 0)] == want)
+    no_tile = ~slope & ~on_row
+    # a slope's surface: the slope under the centre, alone in the one row the surface is in, the centre
+    # strictly inside its column (then every other tile in reach is farther from the centre)
+    rs = floor((top - EPS) / ts)
+    inside = slope & (rs == floor((top + EPS) / ts)) & (rs >= 0) & (rs < rows) & (cc >= 0) & (cc < cols) \
+        & (cx / ts > cc)
+    sloped = inside & (T.k[np.where(inside, rs * cols + cc, 0)] == SLOPE)
+    col[flat], row[flat] = cc[flat], r[flat]
+    col[sloped], row[sloped] = cc[sloped], rs[sloped]
+    for i in np.flatnonzero(~(flat | sloped | no_tile)).tolist():
+        tile = _motion._support_tile(grid, _Box(x.item(i), y.item(i), w.item(i), h.item(i)), top.item(i),
+                                     KINDS[kind[i]])
+        if tile is not None:
+            col[i], row[i] = tile
+    return col, row

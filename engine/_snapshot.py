@@ -36,7 +36,8 @@ class Slots(NamedTuple):
 
 STATE: dict[type, Slots] = {
     Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
-                         "squished", "_gravity_scale", "snap", "drop_platform", "_clear"),
+                         "squished", "_gravity_scale", "snap", "drop_platform", "_clear", "solid", "bullet",
+                         "bounce", "group", "touches"),
                  lists=("contacts",),
                  kept=("name", "data", "_world")),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
@@ -57,7 +58,7 @@ STATE: dict[type, Slots] = {
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
                                                "crowds"),
                     kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
-                          "_tiles_grid", "_tiles_seen", "_movers", "_grid_tables"))
+                          "_tiles_grid", "_tiles_seen", "_grid_tables"))
 
 
 class _Layout(NamedTuple):

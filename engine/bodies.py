@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from . import _check
 from .geometry import Rect
 
-__all__ = ["Actor", "Buttons", "Character", "Contact", "Ground", "Trigger", "TriggerEvent"]
+__all__ = ["Actor", "ActorEvent", "Buttons", "Character", "Contact", "Ground", "Touch", "Trigger", "TriggerEvent"]
 
 
 class _ButtonFields(NamedTuple):
@@ -39,20 +39,58 @@ NO_BUTTONS = Buttons()
 
 
 class Ground(NamedTuple):
-    """What an actor stands on (``actor.ground``): ``kind`` is "solid", "slope", "one_way" or "platform"."""
+    """What an actor stands on (``actor.ground``): ``kind`` is "solid", "slope", "one_way", "platform" or
+    "actor" (a solid actor: a crate)."""
 
     kind: str
-    platform: Any = None  # the Platform when kind == "platform"
+    platform: Any = None  # the Platform (or solid Actor) when kind is "platform" (or "actor")
     one_way: bool = False  # True when dropping through would work (one-way tile or platform only)
 
 
 class Contact(NamedTuple):
     """What an actor's own move touched in the last step (``actor.contacts``, Y pass first): ``normal``
-    points away from what was hit, e.g. (0, -1) for a floor, (-1, 0) for a wall on the right."""
+    points away from what was hit, e.g. (0, -1) for a floor, (-1, 0) for a wall on the right.
+
+    ``vx, vy`` are the actor's velocity (px/s) when it hit, before the hit stopped (or bounced) it: a wall
+    zeroes ``vx``, ``contact.vx`` still says how fast it was going."""
 
     normal: tuple[int, int]
-    kind: str  # "solid", "slope", "one_way", "platform"
+    kind: str  # "solid", "slope", "one_way", "platform", "actor" (a solid actor)
+    other: Any = None  # the Platform or solid Actor hit, or None
+    tile: tuple[int, int] | None = None  # (col, row) of the tile hit, or None (a body, a wall edge of the map)
+    vx: float = 0.0  # px/s, before the hit
+    vy: float = 0.0  # px/s, before the hit
+
+
+class ActorEvent(NamedTuple):
+    """Something that happened to an actor this step (``StepResult.events``), in the order it happened.
+
+    ``kind``: "landed" (on the ground after a step off it), "wall", "ceiling" (its own move was stopped:
+    every step it presses on), "pushed" (moved by a platform or a solid actor in its way; once per pusher
+    and step), "squished" (crushed, or found inside solid geometry with no way out). ``normal`` points away
+    from what was hit (for "pushed": the way it was pushed); ``tile`` is the ``(col, row)`` hit or None;
+    ``other`` the Platform or Actor, or None; ``vx, vy`` the actor's velocity (px/s) just before."""
+
+    kind: str
+    actor: Any
+    normal: tuple[int, int]
+    tile: tuple[int, int] | None = None
     other: Any = None
+    vx: float = 0.0
+    vy: float = 0.0
+
+
+class Touch(NamedTuple):
+    """``actor`` overlaps ``other`` after this step (or, for a bullet, its sweep reached it), and
+    ``actor.touches`` includes ``other.group`` (``StepResult.touches``).
+
+    ``side`` is the side of ``other`` that ``actor`` came from, judged from their previous positions:
+    "top" when actor's previous feet were at or above other's previous top (a stomp), else "bottom",
+    "left", "right", or "inside" when they already overlapped before this step."""
+
+    actor: Any
+    other: Any
+    side: str
 
 
 class Actor:
@@ -62,32 +100,47 @@ class Actor:
     the same as ``gravity_scale=0`` (an on/off alias). ``snap``: while grounded, follows the ground down
     slopes and small steps instead of flying off them (the same rule as a Character). ``data``: anything
     of yours (an enemy's kind, hit points); the engine never reads it.
+    ``solid``: other actors stand on it, ride it and are blocked by it, and it carries, pushes and
+    squishes them when it moves (a crate: the moving-platform rules).
+    ``bullet``: moves by a swept box along its path (never passing anything thin, however fast) and stops
+    at the first actor it touches. ``bounce``: restitution 0..1 of what it hits: 0 slides, 1 mirrors.
+    ``group`` / ``touches``: bit masks: the groups it is in, and the groups whose actors it reports
+    touching (``StepResult.touches``); 0 touches nothing.
     """
 
     __slots__ = (
         "_clear",
         "_gravity_scale",
         "_world",
+        "bounce",
+        "bullet",
         "contacts",
         "data",
         "drop_platform",
         "ground",
+        "group",
         "h",
         "name",
         "on_ground",
         "prev_x",
         "prev_y",
         "snap",
+        "solid",
         "squished",
+        "touches",
         "vx",
         "vy",
         "w",
         "x",
         "y",
     )
+    one_way = False  # a solid actor is solid on every side (read where platforms are: see _motion.py)
+    _kind = "actor"  # what Ground / Contact call it when it is solid
+    _listed = True  # in its world's spatial hash (a crowd's walker standing in as an actor is not)
 
     def __init__(self, x: float, y: float, w: float, h: float, *, gravity_scale: float | None = None,
-                 gravity: bool | None = None, name: str = "", snap: bool = True, data: Any = None):
+                 gravity: bool | None = None, name: str = "", snap: bool = True, data: Any = None,
+                 solid: bool = False, bullet: bool = False, bounce: float = 0.0, group: int = 1, touches: int = 0):
         owner = type(self).__name__
         self.x, self.y = _check.number(owner, "x", x), _check.number(owner, "y", y)
         self.w, self.h = _check.size(owner, "w", w), _check.size(owner, "h", h)
@@ -100,6 +153,13 @@ class Actor:
         self._gravity_scale = _scale(owner, gravity_scale, gravity)
         self.data = data
         self.snap = _check.flag(owner, "snap", snap)
+        self.solid = _check.flag(owner, "solid", solid)
+        self.bullet = _check.flag(owner, "bullet", bullet)
+        if self.solid and self.bullet:
+            raise ValueError(f"{owner}: an actor is solid or a bullet, not both (a bullet never carries riders)")
+        self.bounce = _check.ratio(owner, "bounce", bounce)  # 0 slides along what it hits, 1 mirrors
+        self.group = _check.mask(owner, "group", group)  # bits: the groups this actor is in
+        self.touches = _check.mask(owner, "touches", touches)  # bits: the groups it reports touching
         self.squished = False  # crushed this step (also listed in StepResult.squished)
         self.drop_platform = None  # the one-way Platform a Character is dropping through, until below its top
         self.name = _check.text(owner, "name", name)
@@ -132,6 +192,32 @@ class Actor:
     def feet(self) -> tuple[float, float]:
         """Bottom-centre of the box."""
         return self.x + self.w / 2, self.y + self.h
+
+    @property
+    def wall(self) -> Contact | None:
+        """The wall (or solid side) the last step's own move ran into, or None: ``wall.normal[0]`` points
+        away from it and ``wall.vx`` is the speed before it stopped the actor (turn round:
+        ``a.vx = -a.wall.vx``)."""
+        for c in self.contacts:
+            if c.normal[0]:
+                return c
+        return None
+
+    @property
+    def ceiling(self) -> Contact | None:
+        """The ceiling the last step's own move bumped into, or None (``ceiling.tile``: which block)."""
+        for c in self.contacts:
+            if c.normal[1] > 0:
+                return c
+        return None
+
+    @property
+    def floor(self) -> Contact | None:
+        """The floor the last step's own move came down on, or None (``floor.vy``: how fast it fell)."""
+        for c in self.contacts:
+            if c.normal[1] < 0:
+                return c
+        return None
 
     def interpolated(self, alpha: float) -> tuple[float, float]:
         """Position to draw: lerp(previous, current, alpha)."""
@@ -177,8 +263,10 @@ class Character(Actor):
     )
 
     def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player",
-                 snap: bool = True, feel=None, gravity_scale: float = 1.0, data: Any = None):
-        super().__init__(x, y, w, h, name=name, snap=snap, gravity_scale=gravity_scale, data=data)
+                 snap: bool = True, feel=None, gravity_scale: float = 1.0, data: Any = None, group: int = 1,
+                 touches: int = 0):
+        super().__init__(x, y, w, h, name=name, snap=snap, gravity_scale=gravity_scale, data=data, group=group,
+                         touches=touches)
         self._feel_cache = None  # (own feel, world physics, the two merged, its Derived)
         self.feel = feel
         self.facing = 1  # +1 right, -1 left

@@ -129,7 +129,10 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> tuple[
     skip = ch.drop_platform
     if dy < 0.0 and jump.corner_correction > 0.0:
         _correct_corner(ch, dy, jump.corner_correction, grid, platforms)
-    hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip)
+    if ch.bounce:
+        hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip, d.fall_gravity * scale * dt, vy)
+    else:
+        hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip)
     if hit_y is not None and hit_y.normal[1] > 0:
         ch.jumping = False  # head bonk ends the jump
 

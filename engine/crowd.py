@@ -4,8 +4,11 @@ A walker is a plain actor (gravity, ground snap) that walks at its ``speed`` and
 and, if asked, at ledges: the rule :func:`walk` applies to one ``Actor`` after a step. A ``Crowd`` holds
 thousands of them as a structure of arrays and steps them inside ``World.step`` with the same Y-then-X
 passes, mirrored in numpy (``_batch.py``), so every position is bit-identical to what ``World`` and
-``walk`` give the same walkers as separate actors. Walkers that could meet a moving platform this step,
-or that need moving out of solid geometry, take the per-actor path (``_motion.py``) as stand-in actors.
+``walk`` give the same walkers as separate actors. Walkers that could meet a platform or a solid actor
+this step, or that need moving out of solid geometry, take the per-actor path (``_motion.py``) as stand-in
+actors; so do the few whose step hits a wall or a ceiling or lands (their contacts and events come from
+the per-actor path itself). Walkers take part in touches (``group`` / ``touches``, with actors) and
+trigger events like actors, after them.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import numpy as np
 
 from . import _batch, _check
 from ._motion import EPS
-from .bodies import Actor, Contact, Ground, Trigger, _scale
+from .bodies import Actor, Contact, Ground, Touch, Trigger, _scale
 from .geometry import Rect, overlaps
+from ._touches import _SIDE, side
 from .tiles import EMPTY
 
 __all__ = ["Crowd", "Walker", "walk"]
@@ -78,10 +82,15 @@ _FIELDS = {
     "vx": (np.float64, 0.0), "vy": (np.float64, 0.0), "prev_x": (np.float64, 0.0), "prev_y": (np.float64, 0.0),
     "speed": (np.float64, 0.0), "direction": (np.int8, 1), "ledges": (bool, True), "gravity_scale": (np.float64, 1.0),
     "snap": (bool, True), "on_ground": (bool, False), "squished": (bool, False),
+    "group": (np.uint64, 1), "touches": (np.uint64, 0),
     "ground_kind": (np.int8, -1), "ground_one_way": (bool, False), "ground_platform": (object, None),
     # the contacts of the last step's own move: normal (y: -1 floor, 1 ceiling; x: -1 / 1; 0 none), kind code
     "hit_y": (np.int8, 0), "hit_y_kind": (np.int8, -1), "hit_y_other": (object, None),
     "hit_x": (np.int8, 0), "hit_x_kind": (np.int8, -1), "hit_x_other": (object, None),
+    # ... the tile each hit (column -1: none) and the velocity (px/s) just before it
+    "hit_y_col": (np.int64, -1), "hit_y_row": (np.int64, -1), "hit_y_vx": (np.float64, 0.0),
+    "hit_y_vy": (np.float64, 0.0), "hit_x_col": (np.int64, -1), "hit_x_row": (np.int64, -1),
+    "hit_x_vx": (np.float64, 0.0), "hit_x_vy": (np.float64, 0.0),
     # the box the engine last saw free of solids (NaN: check it at the next step)
     "clear_x": (np.float64, np.nan), "clear_y": (np.float64, np.nan), "clear_w": (np.float64, np.nan),
     "clear_h": (np.float64, np.nan),
@@ -103,6 +112,9 @@ class Walker:
     crowd's arrays. ``index`` is its row now (it moves down when a walker before it is removed)."""
 
     __slots__ = ("crowd", "data", "index", "name")
+    solid = bullet = False  # (a walker is neither; read where actors are)
+    bounce = 0.0
+    wall, ceiling, floor = Actor.wall, Actor.ceiling, Actor.floor
 
     def __init__(self, crowd: Crowd, index: int, name: str, data):
         self.crowd, self.index, self.name, self.data = crowd, index, name, data
@@ -133,7 +145,10 @@ class Walker:
             n = int(a["hit_" + axis][i])
             if n:
                 normal = (0, n) if axis == "y" else (n, 0)
-                out.append(Contact(normal, _batch.KINDS[a[f"hit_{axis}_kind"][i]], a[f"hit_{axis}_other"][i]))
+                col = int(a[f"hit_{axis}_col"][i])
+                tile = None if col < 0 else (col, int(a[f"hit_{axis}_row"][i]))
+                out.append(Contact(normal, _batch.KINDS[a[f"hit_{axis}_kind"][i]], a[f"hit_{axis}_other"][i], tile,
+                                   a[f"hit_{axis}_vx"][i].item(), a[f"hit_{axis}_vy"][i].item()))
         return out
 
     @property
@@ -201,9 +216,14 @@ def _flag(owner, value):
     return _check.flag(owner, "flag", value)
 
 
+def _mask(owner, value):
+    return _check.mask(owner, "mask", value)
+
+
 for _name, _chk in (("x", _number), ("y", _number), ("w", _size), ("h", _size), ("vx", _velocity),
                     ("vy", _velocity), ("speed", _speed), ("direction", _direction), ("ledges", _flag),
-                    ("gravity_scale", lambda owner, v: _scale(owner, v, None)), ("snap", _flag), ("prev_x", None),
+                    ("gravity_scale", lambda owner, v: _scale(owner, v, None)), ("snap", _flag), ("group", _mask),
+                    ("touches", _mask), ("prev_x", None),
                     ("prev_y", None), ("on_ground", None), ("squished", None)):
     setattr(Walker, _name, _walker_field(_name, _chk))
 Walker.gravity = property(lambda self: self.gravity_scale != 0.0,
@@ -226,6 +246,7 @@ _COLUMNS = {  # the arrays a game reads (and may write): name -> what it holds
     "gravity_scale": "times the feel's gravity (1 normal, 0 none, negative pulls up)",
     "snap": "follows the ground down slopes and steps", "on_ground": "stands after the last step",
     "squished": "crushed in the last step",
+    "group": "bit mask: the groups it is in (uint64)", "touches": "bit mask: the groups it reports touching (uint64)",
 }
 
 
@@ -233,6 +254,7 @@ class _Stand(Actor):
     """A walker as a plain Actor for one step of the per-actor path (near platforms, out of solids)."""
 
     __slots__ = ("walker",)
+    _listed = False  # (its crowd is listed, not the stand-in)
 
 
 class Crowd:
@@ -256,17 +278,18 @@ class Crowd:
     # -- membership ------------------------------------------------------------------------------------
     def add(self, x: float, y: float, w: float, h: float, *, speed: float = 40.0, direction: int = 1,
             ledges: bool = True, gravity_scale: float | None = None, gravity: bool | None = None, snap: bool = True,
-            name: str = "", data=None) -> Walker:
+            group: int = 1, touches: int = 0, name: str = "", data=None) -> Walker:
         """A walker with its top-left at (x, y), w x h px, walking at ``speed`` px/s toward ``direction``
         (+1 right, -1 left); ``ledges``: turns round where the ground ends (else walks off);
-        ``gravity_scale`` (or its on/off alias ``gravity``), ``snap``: as for an ``Actor``. Returns its
-        :class:`Walker`."""
+        ``gravity_scale`` (or its on/off alias ``gravity``), ``snap``, ``group``, ``touches``: as for an
+        ``Actor``. Returns its :class:`Walker`."""
         owner = "Crowd.add"
         values = {"x": _check.number(owner, "x", x), "y": _check.number(owner, "y", y),
                   "w": _check.size(owner, "w", w), "h": _check.size(owner, "h", h),
                   "speed": _check.size(owner, "speed", speed, zero=True, unit="px/s"),
                   "direction": _direction(owner, direction), "ledges": _check.flag(owner, "ledges", ledges),
-                  "gravity_scale": _scale(owner, gravity_scale, gravity), "snap": _check.flag(owner, "snap", snap)}
+                  "gravity_scale": _scale(owner, gravity_scale, gravity), "snap": _check.flag(owner, "snap", snap),
+                  "group": _check.mask(owner, "group", group), "touches": _check.mask(owner, "touches", touches)}
         name = _check.text(owner, "name", name)
         i = self._n
         if i == len(self._a["x"]):
@@ -341,6 +364,69 @@ class Crowd:
             pairs += [(t, walker) for t in index.near(bx, by, bw, bh) if overlaps(bx, by, bw, bh, t.x, t.y, t.w, t.h)]
         return pairs
 
+    # -- touches (World.step, _touches.py) ---------------------------------------------------------------
+    def _in_box(self, x: float, y: float, w: float, h: float, mask: int | None = None) -> list:
+        """The walkers strictly overlapping the box (with ``mask``: only those in one of its groups), in row
+        order."""
+        n, a = self._n, self._a
+        if not n:
+            return []
+        wx, wy = a["x"][:n], a["y"][:n]
+        hit = (wx < x + w) & (x < wx + a["w"][:n]) & (wy < y + h) & (y < wy + a["h"][:n])
+        if mask is not None:
+            hit &= (a["group"][:n] & np.uint64(mask)) != 0
+        return [self.walkers[i] for i in np.flatnonzero(hit).tolist()]
+
+    def _touch(self, actors, space, few: int) -> list:
+        """The touches of the walkers that touch a group, in row order, each as an actor's (``_touches.find``):
+        the solid actors its own move ran into, then the actors it overlaps, as added. Walkers never report
+        other walkers."""
+        n, a = self._n, self._a
+        if not n or not actors:
+            return []
+        masks = a["touches"][:n]
+        who = np.flatnonzero(masks)
+        if not who.size:
+            return []
+        wanted = int(np.bitwise_or.reduce(masks[who]))
+        near = [b for b in actors if b.group & wanted]
+        if not near:
+            return []
+        hits: dict[int, list] = {}  # row -> the actors it touches, in order
+        sides: dict[int, list] = {}  # row -> the sides of the first of those (from its contacts)
+        for k in np.flatnonzero((a["hit_y_kind"][who] == _batch.R_ACTOR) | (a["hit_x_kind"][who] == _batch.R_ACTOR)):
+            i = int(who[k])
+            walker, mask = self.walkers[i], int(masks[i])
+            for c in walker.contacts:
+                o = c.other
+                if c.kind == "actor" and mask & o.group and o not in hits.setdefault(i, []):
+                    hits[i].append(o)
+                    sides.setdefault(i, []).append(_SIDE[c.normal])
+        x, y, w, h, m = a["x"][who], a["y"][who], a["w"][who], a["h"][who], masks[who]
+        if len(near) <= few:
+            for b in near:  # (in the order added)
+                bx, by = b.x, b.y
+                hit = (x < bx + b.w) & (bx < x + w) & (y < by + b.h) & (by < y + h) & ((m & np.uint64(b.group)) != 0)
+                for k in np.flatnonzero(hit).tolist():
+                    found = hits.setdefault(int(who[k]), [])
+                    if b not in found:
+                        found.append(b)
+        else:  # many actors: each walker asks the broadphase (in the order added)
+            for k in range(len(who)):
+                i = int(who[k])
+                wx, wy, ww, wh, mask = x.item(k), y.item(k), w.item(k), h.item(k), int(m[k])
+                for b in space.query(wx, wy, ww, wh):
+                    if isinstance(b, Actor) and mask & b.group and wx < b.x + b.w and b.x < wx + ww \
+                            and wy < b.y + b.h and b.y < wy + wh:
+                        found = hits.setdefault(i, [])
+                        if b not in found:
+                            found.append(b)
+        out = []
+        for i in sorted(hits):
+            walker, first = self.walkers[i], sides.get(i, ())
+            out += [Touch(walker, b, first[j] if j < len(first) else side(walker, b)) for j, b in enumerate(hits[i])]
+        return out
+
     # -- state (snapshots, hashes) ----------------------------------------------------------------------
     def _state(self) -> tuple:
         """Every walker's row (copies) and who the walkers are: what a snapshot keeps."""
@@ -408,9 +494,10 @@ class Crowd:
         a["ground_platform"][i] = None
 
     # -- the step (called by World.step) ---------------------------------------------------------------
-    def _begin(self, world, stale: bool, squished: list) -> None:
+    def _begin(self, world, stale: bool, st) -> None:
         """Phase 1 for the crowd: previous positions; walkers not where the engine left them are checked
-        for solid geometry (as ``World._unstick``); those near a platform this step become stand-ins."""
+        for solid geometry (as ``World._unstick``); those near a platform or a solid actor this step become
+        stand-ins. ``st``: the world's step (``_solids.Step``)."""
         n = self._n
         self._stands = []
         if not n:
@@ -428,20 +515,20 @@ class Crowd:
             a["run_y"][idx] = np.nan  # (moved or resized by hand)
             self._check_numbers(idx)
             free = _batch.box_free(world._tables(), x[idx], y[idx], w[idx], h[idx])
-            for p in world.platforms:
+            for p in st.solids:
                 if not p.one_way:
                     xi, yi = x[idx], y[idx]
                     free &= ~((p.x < xi + w[idx]) & (xi < p.x + p.w) & (p.y < yi + h[idx]) & (yi < p.y + p.h))
             ok = idx[free]
             a["clear_x"][ok], a["clear_y"][ok], a["clear_w"][ok], a["clear_h"][ok] = x[ok], y[ok], w[ok], h[ok]
             stand[idx[~free]] = True
-        if world.platforms:
-            stand |= self._near_platforms(world)
+        if st.solids:
+            stand |= self._near_solids(world, st.solids)
         for i in np.flatnonzero(stand).tolist():
             self._stands.append(self._stand(i))
         for s in self._stands:
             if check[s.walker.index] and s._clear is None:
-                world._unstick(s, squished)
+                world._unstick(s, st)
 
     def _check_numbers(self, idx) -> None:
         a = self._a
@@ -454,17 +541,26 @@ class Crowd:
                 raise ValueError(f"{walker!r}: {name} must be {what}, got {v[np.argmax(bad)].item()!r}; set it "
                                  f"(or use walker.teleport(x, y))")
 
-    def _near_platforms(self, world) -> np.ndarray:
-        """Walkers whose step could touch a platform: within the platform's reach this step (its path
-        speed) plus the walker's own (its move, snap, step-up and climb) of the platform's box."""
+    def _near_solids(self, world, solids) -> np.ndarray:
+        """Walkers whose step could touch a platform or a solid actor: within its reach this step (a
+        platform's path speed; a solid actor's own speed, the fastest platform's that may carry it, and a
+        fall) plus the walker's own (its move, snap, step-up and climb) of its box."""
         n, a, d = self._n, self._a, world._derived
         x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
         vy = np.abs(a["vy"][:n])
-        reach = (np.abs(a["vx"][:n]) + 2.0 * vy + world.feel.fall.max_speed + d.fall_gravity * d.dt) * d.dt \
-            + w + h + 2.0 * world.grid.tile_size + 2.0
+        fall = world.feel.fall.max_speed + d.fall_gravity * d.dt
+        reach = (np.abs(a["vx"][:n]) + 2.0 * vy + fall) * d.dt + w + h + 2.0 * world.grid.tile_size + 2.0
+        # a solid actor moves itself, rides a platform or is pushed by another: the fastest of all of them
+        crates = [p for p in solids if isinstance(p, Actor)]
+        pace = (max((p.path.speed for p in world.platforms), default=0.0)
+                + max((abs(p.vx) + abs(p.vy) for p in crates), default=0.0) + fall) * d.dt
+        big = max((p.w + p.h for p in crates), default=0.0) + world.grid.tile_size
         near = np.zeros(n, bool)
-        for p in world.platforms:
-            r = reach + p.path.speed * d.dt
+        for p in solids:
+            if isinstance(p, Actor):
+                r = reach + pace + big
+            else:
+                r = reach + p.path.speed * d.dt
             near |= (p.x - r <= x + w) & (x <= p.x + p.w + r) & (p.y - r <= y + h) & (y <= p.y + p.h + r)
         return near
 
@@ -477,6 +573,9 @@ class Crowd:
         s.x, s.y, s.w, s.h, s.vx, s.vy, s.prev_x, s.prev_y = [a[k].item(i) for k in _STAND_FLOATS]
         s.on_ground, s.squished, s.snap = [a[k].item(i) for k in _STAND_FLAGS]
         s._gravity_scale, s.data, s._world = a["gravity_scale"].item(i), walker.data, None
+        s.solid = s.bullet = False
+        s.bounce = 0.0
+        s.group, s.touches = int(a["group"][i]), int(a["touches"][i])
         kind = a["ground_kind"].item(i)
         s.ground = None if kind < 0 else Ground(_batch.KINDS[kind], a["ground_platform"][i],
                                                 a["ground_one_way"].item(i))
@@ -513,39 +612,54 @@ class Crowd:
             a["hit_" + axis][i] = c.normal[0] or c.normal[1]
             a[f"hit_{axis}_kind"][i] = _batch.KINDS.index(c.kind)
             a[f"hit_{axis}_other"][i] = c.other
-    def _move(self, world, d) -> None:
+            a[f"hit_{axis}_col"][i], a[f"hit_{axis}_row"][i] = (-1, -1) if c.tile is None else c.tile
+            a[f"hit_{axis}_vx"][i], a[f"hit_{axis}_vy"][i] = c.vx, c.vy
+    def _move(self, world, d, st) -> None:
         """Phase 3 for the crowd: the stand-ins through the per-actor path, everyone else as one batch;
-        then every walker's walking rule."""
+        then every walker's walking rule. Their events go to ``st.events`` in row order."""
         n = self._n
         if not n:
             return
-        a = self._a
+        events = []
         for s in self._stands:
-            if s.squished:
-                s.contacts = []
+            self._one(world, d, st, s, events)
+        if len(self._stands) < n:
+            if self._stands:
+                batch = np.ones(n, bool)
+                batch[[s.walker.index for s in self._stands]] = False
+                idx = np.flatnonzero(batch)
             else:
-                _finite_velocity(s.walker, s.vx, s.vy)
-                world._move_plain(s, d)
-                s._clear = (s.x, s.y, s.w, s.h)
-            i = s.walker.index
-            a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]))
-            self._store(s)
-        if len(self._stands) == n:
-            return
-        if self._stands:
-            batch = np.ones(n, bool)
-            batch[[s.walker.index for s in self._stands]] = False
-            idx = np.flatnonzero(batch)
-        else:
-            idx = slice(0, n)
-        self._step_batch(world, d, idx)
+                idx = slice(0, n)
+            self._step_batch(world, d, st, idx, events)
+        if events:
+            if self._stands:
+                events.sort(key=lambda e: e.actor.walker.index)
+            st.events += events
 
-    def _step_batch(self, world, d, idx) -> None:
+    def _one(self, world, d, st, s: _Stand, events: list) -> None:
+        """One walker through the per-actor path as the stand-in ``s``: ``World._move_plain``, its events
+        (as ``World.step`` notes them), ``walk``; then stored back in its row."""
+        a, i = self._a, s.walker.index
+        if s.squished:
+            s.contacts = []
+        else:
+            _finite_velocity(s.walker, s.vx, s.vy)
+            was_grounded = s.on_ground
+            world._move_plain(s, d, st.around(s, d.dt) if st.crates else world.platforms)
+            s._clear = (s.x, s.y, s.w, s.h)
+            hits = s.contacts
+            if (s.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
+                world._note(s, was_grounded, events)
+        a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]))
+        self._store(s)
+
+    def _step_batch(self, world, d, st, idx, events) -> None:
         """``World._move_plain`` (gravity, the Y pass, the X pass, the ground snap) and ``walk`` for the
-        walkers ``idx``, none of them near a platform. Cheapest first: walkers on a runway (a stretch of
-        flat ground known to hold nothing in their way) only move along it; walkers on flat ground or a
-        slope with nothing in the way take one short pass; the rest go through the mirrored passes (or,
-        when only a few, the per-actor path)."""
+        walkers ``idx``, none of them near a platform or a solid actor. Cheapest first: walkers on a runway
+        (a stretch of flat ground known to hold nothing in their way) only move along it; walkers on flat
+        ground or a slope with nothing in the way take one short pass; the rest go through the mirrored
+        passes (or, when only a few, the per-actor path), and those whose step hits a wall or a ceiling or
+        lands through the per-actor path (their contacts and events are its own)."""
         a, T = self._a, world._tables()
         if self._runways is not T:  # the grid changed: every runway is unknown
             a["run_y"][:] = np.nan
@@ -556,7 +670,7 @@ class Crowd:
             k = int(np.argmax(bad))
             _finite_velocity(self.walkers[int(np.arange(self._n)[idx][k])], vx[k], vy[k])
         dt = d.dt
-        # gravity, integrated over the step (World._move_plain: pulled up, the same mirrored)
+        # gravity, integrated over the step (World._fall: pulled up, the same mirrored)
         scale, top = a["gravity_scale"][idx], world.feel.fall.max_speed
         vy_new = np.where(scale > 0.0, np.minimum(vy + np.where(vy < 0.0, d.gravity, d.fall_gravity) * scale * dt, top),
                           np.where(scale < 0.0,
@@ -569,27 +683,39 @@ class Crowd:
         on_runway = (y == a["run_y"][idx]) & (x >= lo) & (x <= hi) & (tx >= lo) & (tx <= hi) & (y + dy > y)
         run = rows[on_runway]
         if run.size:  # nothing to meet, no ledge to see: only x moves (and the step's records)
+            ry, rw, rh = y[on_runway], a["w"][run], a["h"][run]
+            kind = a["run_kind"][run]
+            self._floor(T, world.grid, run, x[on_runway], ry, rw, rh, np.rint((ry + rh) / T.ts) * T.ts, kind,
+                        vx[on_runway], vy_new[on_runway])
             a["x"][run] = a["clear_x"][run] = tx[on_runway]
             a["vx"][run] = a["direction"][run] * a["speed"][run]
             a["vy"][run] = 0.0
             a["on_ground"][run] = True
-            kind = a["run_kind"][run]
-            a["ground_kind"][run] = a["hit_y_kind"][run] = kind
+            a["ground_kind"][run] = kind
             a["ground_one_way"][run] = kind == _batch.R_ONE_WAY
-            a["hit_y"][run] = -1
             a["hit_x"][run] = 0
-            a["hit_x_kind"][run] = -1
-            a["clear_y"][run] = y[on_runway]
-            a["clear_w"][run], a["clear_h"][run] = a["w"][run], a["h"][run]
+            a["clear_y"][run] = ry
+            a["clear_w"][run], a["clear_h"][run] = rw, rh
         if run.size < rows.size:
             rest = ~on_runway
-            self._step_lanes(world, d, T, rows[rest], tx[rest], vy_new[rest], dy[rest])
+            self._step_lanes(world, d, st, T, rows[rest], tx[rest], vy_new[rest], dy[rest], events)
 
-    def _step_lanes(self, world, d, T, rows, tx, vy_new, dy) -> None:
+    def _floor(self, T, grid, rows, x, y, w, h, top, kind, vx, vy) -> None:
+        """Record a floor contact (the Y pass's) for the walkers ``rows``: ``(x, y)`` where the Y pass left
+        them, on ``top`` of a floor of ``kind``, moving at ``(vx, vy)`` just before."""
+        a = self._a
+        a["hit_y"][rows] = -1
+        a["hit_y_kind"][rows] = kind
+        a["hit_y_other"][rows] = None
+        a["hit_y_col"][rows], a["hit_y_row"][rows] = _batch.floor_tiles(T, grid, x, y, w, h, top, kind)
+        a["hit_y_vx"][rows], a["hit_y_vy"][rows] = vx, vy
+
+    def _step_lanes(self, world, d, st, T, rows, tx, vy_new, dy, events) -> None:
         """The walkers ``rows`` not on a runway (see ``_step_batch``)."""
         a = self._a
         m = len(rows)
         x, y, w, h = a["x"][rows], a["y"][rows], a["w"][rows], a["h"][rows]
+        vx = a["vx"][rows]
         was_grounded = a["on_ground"][rows]
         snap = a["snap"][rows]
         reach = np.where(was_grounded & snap, np.abs(tx - x) + w * 0.5 + 0.5, EPS)
@@ -602,7 +728,7 @@ class Crowd:
         hit_y = np.full(m, -1, np.int8)
         hit_y_kind = np.full(m, -1, np.int8)
         hit_x = np.zeros(m, np.int8)
-        hit_x_kind = np.full(m, -1, np.int8)
+        mid_y, top = y.copy(), np.full(m, np.inf)  # where the Y pass left them, the floor's top
         easy = np.zeros(m, bool)
         if flat.size:
             ok, before, after = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat])
@@ -610,6 +736,7 @@ class Crowd:
             easy[on] = True
             hit_y_kind[on] = before[ok]
             ground[on] = after[ok]
+            top[on] = np.rint((y[on] + h[on]) / T.ts) * T.ts
             if on.size:  # a runway from here, where the ground allows one
                 lo, hi, kind = _batch.runway(T, tx[on], y[on], w[on], h[on], after[ok])
                 found = lo <= hi
@@ -617,37 +744,46 @@ class Crowd:
                 a["run_lo"][r], a["run_hi"][r], a["run_y"][r], a["run_kind"][r] = lo[found], hi[found], y[on[found]], \
                     kind[found]
         if sloped.size:
-            ok, ny = _batch.slope_walk(T, x[sloped], y[sloped], w[sloped], h[sloped], tx[sloped], dy[sloped],
-                                       reach[sloped])
+            ok, ny, s0 = _batch.slope_walk(T, x[sloped], y[sloped], w[sloped], h[sloped], tx[sloped], dy[sloped],
+                                           reach[sloped])
             on = sloped[ok]
             easy[on] = True
             out_y[on] = ny[ok]
+            top[on] = s0[ok]
             hit_y_kind[on] = _batch.R_SLOPE
         rest = np.flatnonzero(~easy)
-        if rest.size and rest.size <= _ONE_BY_ONE:
-            for k in rows[rest].tolist():  # a few: the per-actor path is cheaper than the mirrored passes
-                s = self._stand(k)
-                world._move_plain(s, d)
-                s._clear = (s.x, s.y, s.w, s.h)
-                a["direction"][k] = walk(world, s, int(a["direction"][k]), float(a["speed"][k]), bool(a["ledges"][k]))
-                self._store(s)
-            keep = np.flatnonzero(easy)
-            if keep.size < m:
-                rows, out_x, out_y, out_vy = rows[keep], out_x[keep], out_y[keep], out_vy[keep]
-                on_ground, ground, hit_y, hit_y_kind = on_ground[keep], ground[keep], hit_y[keep], hit_y_kind[keep]
-                hit_x, hit_x_kind, w, h = hit_x[keep], hit_x_kind[keep], w[keep], h[keep]
-        elif rest.size:
+        if rest.size > _ONE_BY_ONE:  # many: the mirrored passes
             r = rest
-            (out_x[r], out_y[r], out_vy[r], on_ground[r], ground[r], hit_y[r], hit_y_kind[r], hit_x[r],
-             hit_x_kind[r]) = _passes(T, x[r], y[r], w[r], h[r], a["vx"][rows[r]], vy_new[r], dy[r], tx[r],
-                                      was_grounded[r], snap[r])
+            (out_x[r], out_y[r], out_vy[r], on_ground[r], ground[r], hit_y[r], hit_y_kind[r], hit_x[r], mid_y[r],
+             top[r]) = _passes(T, x[r], y[r], w[r], h[r], vx[r], vy_new[r], dy[r], tx[r], was_grounded[r], snap[r])
+            # a wall, a ceiling or a landing: those few take the per-actor path (its contacts, its events)
+            easy[r] = (hit_x[r] == 0) & (hit_y[r] != 1) & (was_grounded[r] | ~on_ground[r])
+            rest = np.flatnonzero(~easy)
+        for k in rows[rest].tolist():  # (their rows still hold the step's start)
+            self._one(world, d, st, self._stand(k), events)
+        if rest.size:
+            keep = np.flatnonzero(easy)
+            rows, x, out_x, out_y, out_vy, mid_y, top, vx, vy_new = (rows[keep], x[keep], out_x[keep], out_y[keep],
+                                                                     out_vy[keep], mid_y[keep], top[keep], vx[keep],
+                                                                     vy_new[keep])
+            on_ground, ground, hit_y, hit_y_kind, w, h = (on_ground[keep], ground[keep], hit_y[keep], hit_y_kind[keep],
+                                                          w[keep], h[keep])
         if not rows.size:
             return
+        # the floor contacts (the easy ones: every one; the passes: those that came down on a floor)
+        floor = hit_y == -1
+        if floor.all():
+            self._floor(T, world.grid, rows, x, mid_y, w, h, top, hit_y_kind, vx, vy_new)
+        else:
+            f = np.flatnonzero(floor)
+            self._floor(T, world.grid, rows[f], x[f], mid_y[f], w[f], h[f], top[f], hit_y_kind[f], vx[f], vy_new[f])
+            a["hit_y"][rows[~floor]] = 0
+            a["hit_y_kind"][rows[~floor]] = -1
         x, y = out_x, out_y
-        # the walking rule
+        # the walking rule (none of them hit anything sideways)
         direction = a["direction"][rows]
-        turn = hit_x != 0
-        look = np.flatnonzero(~turn & on_ground & a["ledges"][rows])
+        turn = np.zeros(len(rows), bool)
+        look = np.flatnonzero(on_ground & a["ledges"][rows])
         if look.size:
             turn[look] = ~self._ground_ahead(T, world.grid, x[look], y[look], w[look], h[look], direction[look])
         direction = np.where(turn, -direction, direction).astype(np.int8)
@@ -656,10 +792,7 @@ class Crowd:
         a["on_ground"][rows], a["ground_kind"][rows] = on_ground, ground
         a["ground_one_way"][rows] = ground == _batch.R_ONE_WAY
         a["ground_platform"][rows] = None
-        a["hit_y"][rows], a["hit_y_kind"][rows], a["hit_x"][rows], a["hit_x_kind"][rows] = hit_y, hit_y_kind, hit_x, \
-            hit_x_kind
-        a["hit_y_other"][rows] = None
-        a["hit_x_other"][rows] = None
+        a["hit_x"][rows] = 0
         a["direction"][rows] = direction
         a["clear_x"][rows], a["clear_y"][rows], a["clear_w"][rows], a["clear_h"][rows] = x, y, w, h
 
@@ -682,19 +815,21 @@ for _name, _doc in _COLUMNS.items():
 def _passes(T, x, y, w, h, vx, vy, dy, tx, was_grounded, snap):
     """The mirrored passes for walkers anywhere (no platform near): the Y pass, the X pass, the snap.
     ``vy`` is the velocity after gravity, ``dy`` the step's fall. Returns the new x, y, vy, on_ground,
-    ground kind and the two contacts (normal, kind code)."""
+    ground kind, the Y contact (normal, kind code), the X contact's normal, and where the Y pass left y
+    and the top of the floor it came down on (inf: none)."""
     m = len(x)
     x, y, vx, vy = x.copy(), y.copy(), vx.copy(), vy.copy()
     hit_y = np.zeros(m, np.int8)
     hit_y_kind = np.full(m, -1, np.int8)
+    top = np.full(m, np.inf)
     sel = np.flatnonzero(dy != 0.0)
     if sel.size:
-        ny, hit_y[sel], hit_y_kind[sel] = _batch.move_y(T, x[sel], y[sel], w[sel], h[sel], y[sel] + dy[sel])
+        ny, hit_y[sel], hit_y_kind[sel], top[sel] = _batch.move_y(T, x[sel], y[sel], w[sel], h[sel], y[sel] + dy[sel])
         y[sel] = ny
     vy[hit_y != 0] = 0.0
+    mid_y = y.copy()
     x_before = x.copy()
     hit_x = np.zeros(m, np.int8)
-    hit_x_kind = np.full(m, -1, np.int8)
     sel = np.flatnonzero(tx != x)
     if sel.size:
         xs, ys = x[sel], y[sel]
@@ -702,8 +837,6 @@ def _passes(T, x, y, w, h, vx, vy, dy, tx, was_grounded, snap):
         x[sel], y[sel] = xs, ys
         hit = kind >= 0
         hit_x[sel[hit]] = np.where(tx[sel[hit]] > x_before[sel[hit]], -1, 1)
-        hit_x_kind[sel] = kind
-    vx[hit_x != 0] = 0.0
     on_ground = np.zeros(m, bool)
     ground = np.full(m, -1, np.int8)
     sel = np.flatnonzero(vy >= 0.0)
@@ -715,7 +848,7 @@ def _passes(T, x, y, w, h, vx, vy, dy, tx, was_grounded, snap):
         vy[sel[stands]] = 0.0
         on_ground[sel] = stands
         ground[sel] = kind
-    return x, y, vy, on_ground, ground, hit_y, hit_y_kind, hit_x, hit_x_kind
+    return x, y, vy, on_ground, ground, hit_y, hit_y_kind, hit_x, mid_y, top
 
 
 class _TriggerIndex:
