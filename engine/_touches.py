@@ -68,7 +68,8 @@ def find(touchers, actors, space, few: int, crowds=()) -> list:
                 hits.sort(key=order.__getitem__)
             found += [Touch(a, b, side(a, b)) for b in hits]
         for crowd in crowds:
-            found += [Touch(a, w, side(a, w)) for w in crowd._in_box(ax, ay, aw, ah, mask)]
+            found += [Touch(a, w, side(a, w)) for w in crowd._in_box(ax, ay, aw, ah, mask)
+                      if met is None or w not in met]
     for crowd in crowds:
         found += crowd._touch(actors, space, few)
     return found

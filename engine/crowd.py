@@ -522,6 +522,7 @@ class Crowd:
             ok = idx[free]
             a["clear_x"][ok], a["clear_y"][ok], a["clear_w"][ok], a["clear_h"][ok] = x[ok], y[ok], w[ok], h[ok]
             stand[idx[~free]] = True
+            a["clear_x"][idx[~free]] = np.nan  # (moved out below, as World._unstick moves an actor)
         if st.solids:
             stand |= self._near_solids(world, st.solids)
         for i in np.flatnonzero(stand).tolist():

@@ -218,6 +218,7 @@ class World:
             solids, bullets, touchers, moved = self._roles()
             if moved:
                 check = actors  # a solid actor moved by hand: every actor is checked
+                stale = True  # (and every walker)
         crowds = self.crowds
         # what the step collects as it goes (a world of plain actors on tiles needs none of it)
         st = _solids.Step(grid, actors, platforms, solids, space) if platforms or special or check or crowds \

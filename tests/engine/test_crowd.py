@@ -1,9 +1,11 @@
 """Crowd: the batch moves every walker exactly as the per-actor path (World + Actor + walk) moves it.
 
 Random scenes (maps with slopes, one-way tiles, walls and ledges, moving platforms solid and one-way,
-triggers, ropes, tile edits during the run (``grid.set_tile``), random map edges, walkers of random sizes, speeds and directions, some starting inside solids)
-are run both ways for hundreds of steps, and every walker's state is compared after every step:
-position, velocity, ground, contacts, squished, trigger events, rope particles. ``HYPOTHESIS_EXAMPLES=3000
+triggers, ropes, tile edits during the run (``grid.set_tile``), other actors among the walkers (a
+stomper that touches them, solid crates, bullets), random map edges, walkers of random sizes, speeds,
+directions, gravity scales and touch masks, some starting inside solids) are run both ways for hundreds of
+steps, and every body's state is compared after every step: position, velocity, ground, contacts (tile and
+velocity included), squished, the step's events, touches and trigger events, rope particles. ``HYPOTHESIS_EXAMPLES=3000
 CROWD_STEPS=300`` runs the big sample.
 """
 
@@ -27,6 +29,24 @@ SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "16")
                     derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 STEPS = int(os.environ.get("CROWD_STEPS", "200"))
+
+class Extra(NamedTuple):
+    """Another actor in the scene (added before the walkers): a stomper (group 1, touches the walkers'
+    group 2), a solid crate, or a bullet (touches group 2)."""
+
+    kind: str  # "stomper", "crate", "bullet"
+    x: float
+    y: float
+    w: float
+    h: float
+    vx: float
+    vy: float
+
+    def actor(self) -> Actor:
+        return Actor(self.x, self.y, self.w, self.h, group=1, touches=0 if self.kind == "crate" else 2,
+                     solid=self.kind == "crate", bullet=self.kind == "bullet",
+                     gravity_scale=0.0 if self.kind == "bullet" else 1.0)
+
 
 class Edit(NamedTuple):
     """A tile edit at the start of a step (``grid.set_tile``)."""
@@ -67,7 +87,8 @@ def scenes(draw):
         speed = draw(st.sampled_from([0.0, 20.0, 40.0, 40.0, 90.0, 300.0]))
         walkers.append(dict(x=x, y=y, w=w, h=h, speed=speed, direction=draw(st.sampled_from([1, -1])),
                             ledges=draw(st.booleans()), gravity=draw(st.sampled_from([1.0, 1.0, 1.0, 0.0, 2.0, 0.5, -1.0])),
-                            snap=draw(st.booleans() | st.just(True)), vy=draw(st.sampled_from([0.0, 0.0, -200.0, 500.0]))))
+                            snap=draw(st.booleans() | st.just(True)), vy=draw(st.sampled_from([0.0, 0.0, -200.0, 500.0])),
+                            touches=draw(st.sampled_from([0, 0, 1]))))
     platforms = []
     for _ in range(draw(st.integers(0, 3))):
         pw, ph = draw(st.sampled_from([(3 * ts, ts / 2), (2 * ts, ts), (ts, 3.0), (4 * ts, 2 * ts)]))
@@ -86,8 +107,13 @@ def scenes(draw):
                   *draw(st.sampled_from([(TileKind.SOLID,), (TileKind.EMPTY,), (TileKind.ONE_WAY,),
                                          (TileKind.SLOPE, 0.0, ts), (TileKind.SLOPE, ts / 2, 0.0)])))
              for _ in range(draw(st.integers(0, 4)))]
+    extras = [Extra(draw(st.sampled_from(["stomper", "stomper", "crate", "bullet"])),
+                    draw(st.floats(0.0, grid.width - 8.0)), draw(st.floats(-8.0, grid.height - 8.0)),
+                    *draw(st.sampled_from([(4.0, 4.0), (8.0, 8.0), (12.0, 6.0), (2.0, 2.0)])),
+                    draw(st.sampled_from([0.0, 30.0, -60.0, 500.0])), draw(st.sampled_from([0.0, 200.0, -100.0])))
+              for _ in range(draw(st.integers(0, 3)))]
     settle = draw(st.booleans())
-    return grid, walkers, platforms + triggers + ropes + edits, settle
+    return grid, walkers, platforms + triggers + ropes + edits + extras, settle
 
 
 def build(grid, walkers, platforms, settle):
@@ -96,6 +122,10 @@ def build(grid, walkers, platforms, settle):
     for world in (solo, batch):
         for p in platforms:
             if isinstance(p, Edit):
+                continue
+            if isinstance(p, Extra):
+                world.add(p.actor())
+                world.actors[-1].vx, world.actors[-1].vy = p.vx, p.vy
                 continue
             if isinstance(p, tuple):
                 world.add(Trigger(*p))
@@ -108,11 +138,13 @@ def build(grid, walkers, platforms, settle):
     crowd = batch.add(Crowd())
     actors, dirs = [], []
     for spec in walkers:
+        touches = spec.get("touches", 0)
         a = solo.add(Actor(spec["x"], spec["y"], spec["w"], spec["h"], gravity_scale=float(spec["gravity"]),
-                           snap=spec["snap"]))
+                           snap=spec["snap"], group=2, touches=touches))
         a.vx, a.vy = spec["direction"] * spec["speed"], spec["vy"]
         w = crowd.add(spec["x"], spec["y"], spec["w"], spec["h"], speed=spec["speed"], direction=spec["direction"],
-                      ledges=spec["ledges"], gravity_scale=float(spec["gravity"]), snap=spec["snap"])
+                      ledges=spec["ledges"], gravity_scale=float(spec["gravity"]), snap=spec["snap"], group=2,
+                      touches=touches)
         w.vy = spec["vy"]
         if settle:
             assert solo.settle(a) == batch.settle(w)
@@ -121,16 +153,41 @@ def build(grid, walkers, platforms, settle):
     return solo, actors, dirs, batch, crowd
 
 
-def state(body, world) -> tuple:
-    """Everything a step leaves on a body, platforms named by their place in the world."""
-    def named(obj):
-        return None if obj is None else world.platforms.index(obj)
+def namer(world, walkers):
+    """Bodies by name: ("platform", i), ("actor", i) for the other actors, ("walker", i) for a walker or
+    the actor standing for walker i (``walkers``: the per-actor world's walker actors, or None)."""
+    platforms = {p: i for i, p in enumerate(world.platforms)}
+    actors = {a: i for i, a in enumerate(world.actors)}
+    mirror = {a: i for i, a in enumerate(walkers or ())}
 
+    def named(obj):
+        if obj is None:
+            return None
+        if isinstance(obj, Walker):
+            return "walker", obj.index
+        if obj in mirror:
+            return "walker", mirror[obj]
+        if obj in platforms:
+            return "platform", platforms[obj]
+        return "actor", actors[obj]
+
+    return named
+
+
+def state(body, named) -> tuple:
+    """Everything a step leaves on a body, other bodies named (``namer``)."""
     g = body.ground
     ground = None if g is None else (g.kind, named(g.platform), g.one_way)
-    contacts = tuple((c.normal, c.kind, named(c.other)) for c in body.contacts)
+    contacts = tuple((c.normal, c.kind, named(c.other), c.tile, c.vx, c.vy) for c in body.contacts)
     return (body.x, body.y, body.vx, body.vy, body.prev_x, body.prev_y, body.on_ground, ground, contacts,
             body.squished)
+
+
+def happened(result, named) -> tuple:
+    """A step's events and touches, bodies named (``namer``)."""
+    events = [(e.kind, named(e.actor), e.normal, e.tile, named(e.other), e.vx, e.vy) for e in result.events]
+    touches = [(named(t.actor), named(t.other), t.side) for t in result.touches]
+    return events, touches
 
 
 def ascii_map(grid) -> str:
@@ -161,15 +218,21 @@ def run_both(grid, walkers, platforms, settle, steps=STEPS):
         for i, a in enumerate(actors):
             dirs[i] = walk(solo, a, dirs[i], speeds[i], ledges[i])
         b_res = batch.step()
+        name_a, name_b = namer(solo, actors), namer(batch, None)
         for i, (a, w) in enumerate(zip(actors, crowd.walkers, strict=True)):
-            sa, sb = state(a, solo), state(w, batch)
+            sa, sb = state(a, name_a), state(w, name_b)
             assert sa == sb, f"step {step}, walker {i}:\n per-actor {sa}\n batch     {sb}\n{ascii_map(grid)}"
             assert dirs[i] == w.direction
-        assert [actors.index(a) for a in a_res.squished] == [w.index for w in b_res.squished], f"step {step}"
+        for i, (a, b) in enumerate(zip(solo.actors[:len(solo.actors) - len(actors)], batch.actors, strict=True)):
+            sa, sb = state(a, name_a), state(b, name_b)
+            assert sa == sb, f"step {step}, actor {i}:\n per-actor {sa}\n batch     {sb}\n{ascii_map(grid)}"
+        ha, hb = happened(a_res, name_a), happened(b_res, name_b)
+        assert ha == hb, f"step {step}:\n per-actor {ha}\n batch     {hb}\n{ascii_map(grid)}"
+        assert [name_a(a) for a in a_res.squished] == [name_b(w) for w in b_res.squished], f"step {step}"
         assert [r.points for r in solo.ropes] == [r.points for r in batch.ropes], f"step {step}"
-        assert [(e.kind, solo.triggers.index(e.trigger), actors.index(e.actor)) for e in a_res.triggers] == \
-            [(e.kind, batch.triggers.index(e.trigger), e.actor.index) for e in b_res.triggers], f"step {step}"
-        assert all(isinstance(w, Walker) for w in b_res.squished)
+        assert [(e.kind, solo.triggers.index(e.trigger), name_a(e.actor)) for e in a_res.triggers] == \
+            [(e.kind, batch.triggers.index(e.trigger), name_b(e.actor)) for e in b_res.triggers], f"step {step}"
+        assert not any(isinstance(a, crowd_module._Stand) for a in b_res.squished)
     return crowd
 
 
@@ -486,3 +549,4 @@ def test_walkers_sway_a_vine_like_actors():
         swayed |= any(abs(x - 100.0) > 1.0 for x, _ in batch.ropes[0].points)
     assert swayed
     run_both(grid, walkers, [vine], True, steps=200)
+
