@@ -806,35 +806,3 @@ def runway(T: Tables, x, y, w, h, kind, reach=4):
         hi[t] = np.where(ok, (b + 1) * float(ts) - w[t] - 1.0, -INF)
     return lo, hi, kind
 
-
-def floor_tiles(T: Tables, grid, x, y, w, h, top, kind):
-    """``_motion._support_tile`` on arrays: the tile ``(col, row)`` each box at ``(x, y)`` stands on at
-    ``top`` (its floor's ``kind`` code: solid, one-way or slope), col -1 where none (a wall edge of the
-    map). The tile under the centre where nothing else can be nearer; the rest through ``_motion``."""
-    ts, rows, cols = T.ts, T.rows, T.cols
-    m = len(x)
-    col, row = np.full(m, -1, np.int64), np.full(m, -1, np.int64)
-    cx = x + w * 0.5
-    cc = floor(cx / ts)
-    slope = kind == R_SLOPE
-    # a flat top: the row whose top it is, the tile under the centre (or, off the map's rows, none)
-    r = np.rint(top / ts).astype(np.int64)
-    on_row = (r * ts == top) & (r >= 0) & (r < rows)
-    inside = on_row & (cc >= 0) & (cc < cols)
-    want = np.where(kind == R_SOLID, SOLID, ONE_WAY)
-    flat = ~slope & inside & (T.k[np.where(inside, r * cols + cc, 0)] == want)
-    no_tile = ~slope & ~on_row
-    # a slope's surface: the slope under the centre, alone in the one row the surface is in, the centre
-    # strictly inside its column (then every other tile in reach is farther from the centre)
-    rs = floor((top - EPS) / ts)
-    inside = slope & (rs == floor((top + EPS) / ts)) & (rs >= 0) & (rs < rows) & (cc >= 0) & (cc < cols) \
-        & (cx / ts > cc)
-    sloped = inside & (T.k[np.where(inside, rs * cols + cc, 0)] == SLOPE)
-    col[flat], row[flat] = cc[flat], r[flat]
-    col[sloped], row[sloped] = cc[sloped], rs[sloped]
-    for i in np.flatnonzero(~(flat | sloped | no_tile)).tolist():
-        tile = _motion._support_tile(grid, _Box(x.item(i), y.item(i), w.item(i), h.item(i)), top.item(i),
-                                     KINDS[kind[i]])
-        if tile is not None:
-            col[i], row[i] = tile
-    return col, row

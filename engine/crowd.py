@@ -18,7 +18,7 @@ import struct
 
 import numpy as np
 
-from . import _batch, _check
+from . import _batch, _check, _motion
 from ._motion import EPS
 from .bodies import Actor, Contact, Ground, Touch, Trigger, _scale
 from .geometry import Rect, overlaps
@@ -28,6 +28,7 @@ from .tiles import EMPTY
 __all__ = ["Crowd", "Walker", "walk"]
 
 PROBE = 0.5  # px ahead of the leading foot and below the feet where walk() looks for ground
+_LATER = -2  # Walker hit_y_col: the floor's tile is looked up when read
 _ONE_BY_ONE = 30  # walkers: at most this many needing the full passes take the per-actor path instead
 
 
@@ -87,8 +88,10 @@ _FIELDS = {
     # the contacts of the last step's own move: normal (y: -1 floor, 1 ceiling; x: -1 / 1; 0 none), kind code
     "hit_y": (np.int8, 0), "hit_y_kind": (np.int8, -1), "hit_y_other": (object, None),
     "hit_x": (np.int8, 0), "hit_x_kind": (np.int8, -1), "hit_x_other": (object, None),
-    # ... the tile each hit (column -1: none) and the velocity (px/s) just before it
-    "hit_y_col": (np.int64, -1), "hit_y_row": (np.int64, -1), "hit_y_vx": (np.float64, 0.0),
+    # ... the tile each hit (column -1: none; -2: a floor the batch met, looked up when read from the top it
+    # stood on and the y where the Y pass left it, at x = prev_x) and the velocity (px/s) just before it
+    "hit_y_col": (np.int64, -1), "hit_y_row": (np.int64, -1), "hit_y_top": (np.float64, np.nan),
+    "hit_y_at": (np.float64, np.nan), "hit_y_vx": (np.float64, 0.0),
     "hit_y_vy": (np.float64, 0.0), "hit_x_col": (np.int64, -1), "hit_x_row": (np.int64, -1),
     "hit_x_vx": (np.float64, 0.0), "hit_x_vy": (np.float64, 0.0),
     # the box the engine last saw free of solids (NaN: check it at the next step)
@@ -146,10 +149,22 @@ class Walker:
             if n:
                 normal = (0, n) if axis == "y" else (n, 0)
                 col = int(a[f"hit_{axis}_col"][i])
-                tile = None if col < 0 else (col, int(a[f"hit_{axis}_row"][i]))
+                if col == _LATER:
+                    tile = self._floor_tile(i)
+                else:
+                    tile = None if col < 0 else (col, int(a[f"hit_{axis}_row"][i]))
                 out.append(Contact(normal, _batch.KINDS[a[f"hit_{axis}_kind"][i]], a[f"hit_{axis}_other"][i], tile,
                                    a[f"hit_{axis}_vx"][i].item(), a[f"hit_{axis}_vy"][i].item()))
         return out
+
+    def _floor_tile(self, i: int):
+        """The tile of the floor the batch set walker ``i`` down on (``_motion._support_tile``)."""
+        crowd, a = self.crowd, self.crowd._a
+        grid = crowd._world.grid if crowd._world is not None else None
+        if grid is None:
+            return None
+        box = _batch._Box(a["prev_x"].item(i), a["hit_y_at"].item(i), a["w"].item(i), a["h"].item(i))
+        return _motion._support_tile(grid, box, a["hit_y_top"].item(i), _batch.KINDS[a["hit_y_kind"][i]])
 
     @property
     def rect(self) -> Rect:
@@ -686,8 +701,7 @@ class Crowd:
         if run.size:  # nothing to meet, no ledge to see: only x moves (and the step's records)
             ry, rw, rh = y[on_runway], a["w"][run], a["h"][run]
             kind = a["run_kind"][run]
-            self._floor(T, world.grid, run, x[on_runway], ry, rw, rh, np.rint((ry + rh) / T.ts) * T.ts, kind,
-                        vx[on_runway], vy_new[on_runway])
+            self._floor(run, ry, np.rint((ry + rh) / T.ts) * T.ts, kind, vx[on_runway], vy_new[on_runway])
             a["x"][run] = a["clear_x"][run] = tx[on_runway]
             a["vx"][run] = a["direction"][run] * a["speed"][run]
             a["vy"][run] = 0.0
@@ -701,14 +715,15 @@ class Crowd:
             rest = ~on_runway
             self._step_lanes(world, d, st, T, rows[rest], tx[rest], vy_new[rest], dy[rest], events)
 
-    def _floor(self, T, grid, rows, x, y, w, h, top, kind, vx, vy) -> None:
-        """Record a floor contact (the Y pass's) for the walkers ``rows``: ``(x, y)`` where the Y pass left
-        them, on ``top`` of a floor of ``kind``, moving at ``(vx, vy)`` just before."""
+    def _floor(self, rows, y, top, kind, vx, vy) -> None:
+        """Record a floor contact (the Y pass's) for the walkers ``rows``: left at ``y`` (x unchanged) on
+        ``top`` of a floor of ``kind``, moving at ``(vx, vy)`` just before."""
         a = self._a
         a["hit_y"][rows] = -1
         a["hit_y_kind"][rows] = kind
         a["hit_y_other"][rows] = None
-        a["hit_y_col"][rows], a["hit_y_row"][rows] = _batch.floor_tiles(T, grid, x, y, w, h, top, kind)
+        a["hit_y_col"][rows] = _LATER  # (most are never read: Walker.contacts looks the tile up)
+        a["hit_y_top"][rows], a["hit_y_at"][rows] = top, y
         a["hit_y_vx"][rows], a["hit_y_vy"][rows] = vx, vy
 
     def _step_lanes(self, world, d, st, T, rows, tx, vy_new, dy, events) -> None:
@@ -774,10 +789,10 @@ class Crowd:
         # the floor contacts (the easy ones: every one; the passes: those that came down on a floor)
         floor = hit_y == -1
         if floor.all():
-            self._floor(T, world.grid, rows, x, mid_y, w, h, top, hit_y_kind, vx, vy_new)
+            self._floor(rows, mid_y, top, hit_y_kind, vx, vy_new)
         else:
             f = np.flatnonzero(floor)
-            self._floor(T, world.grid, rows[f], x[f], mid_y[f], w[f], h[f], top[f], hit_y_kind[f], vx[f], vy_new[f])
+            self._floor(rows[f], mid_y[f], top[f], hit_y_kind[f], vx[f], vy_new[f])
             a["hit_y"][rows[~floor]] = 0
             a["hit_y_kind"][rows[~floor]] = -1
         x, y = out_x, out_y
