@@ -392,6 +392,15 @@ class Crowd:
             hit &= (a["group"][:n] & np.uint64(mask)) != 0
         return [self.walkers[i] for i in np.flatnonzero(hit).tolist()]
 
+    def _holding(self, x: float, y: float) -> list:
+        """The walkers holding the point (left and top edges in, right and bottom out: ``query_point``)."""
+        n, a = self._n, self._a
+        if not n:
+            return []
+        wx, wy = a["x"][:n], a["y"][:n]
+        hit = (wx <= x) & (x < wx + a["w"][:n]) & (wy <= y) & (y < wy + a["h"][:n])
+        return [self.walkers[i] for i in np.flatnonzero(hit).tolist()]
+
     def _touch(self, actors, space, few: int) -> list:
         """The touches of the walkers that touch a group, in row order, each as an actor's (``_touches.find``):
         the solid actors its own move ran into, then the actors it overlaps, as added. Walkers never report

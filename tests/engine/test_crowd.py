@@ -550,3 +550,45 @@ def test_walkers_sway_a_vine_like_actors():
     assert swayed
     run_both(grid, walkers, [vine], True, steps=200)
 
+
+
+def test_queries_find_walkers_after_the_actors():
+    grid = TileGrid.from_ascii("........\n........\n########", tile_size=16)
+    world = World(grid)
+    a = world.add(Actor(10.0, 18.0, 8.0, 14.0))
+    crowd = world.add(Crowd())
+    w0 = crowd.add(12.0, 18.0, 8.0, 14.0)
+    w1 = crowd.add(60.0, 18.0, 8.0, 14.0)
+    assert world.query_rect(0.0, 0.0, 128.0, 32.0) == [a, w0, w1]
+    assert world.query_rect(20.0, 18.0, 40.0, 14.0) == []  # (touching is not overlapping)
+    assert world.query_point(12.0, 18.0) == [a, w0]
+    assert world.query_point(20.0, 20.0) == []  # (a box's right edge is outside it)
+
+
+def test_a_stomper_touches_the_walker_it_lands_on_from_the_top_and_the_walker_touches_back():
+    grid = TileGrid.from_ascii("........\n........\n........\n########", tile_size=16)
+    world = World(grid)
+    player = world.add(Actor(40.0, 0.0, 8.0, 8.0, group=1, touches=2))
+    player.vy = 200.0
+    crowd = world.add(Crowd())
+    w = crowd.add(38.0, 34.0, 12.0, 14.0, speed=0.0, group=2, touches=1)
+    seen = []
+    for _ in range(60):
+        seen += world.step().touches
+    assert (player, w, "top") in [tuple(t) for t in seen]
+    assert (w, player, "bottom") in [tuple(t) for t in seen]
+    first = next(t for t in seen if t.actor is player)
+    assert seen.index(first) < next(i for i, t in enumerate(seen) if t.actor is w)  # actors report first
+
+
+def test_walkers_report_walls_and_landings_as_events():
+    grid = TileGrid.from_ascii("#......#\n#......#\n########", tile_size=16)
+    world = World(grid)
+    crowd = world.add(Crowd())
+    w = crowd.add(40.0, 4.0, 8.0, 8.0, speed=120.0)
+    events = []
+    for _ in range(120):
+        events += world.step().events
+    assert (events[0].kind, events[0].actor, events[0].tile[1]) == ("landed", w, 2)
+    wall = next(e for e in events if e.kind == "wall")
+    assert wall.actor is w and wall.tile == (7, 1) and wall.normal == (-1, 0) and wall.vx == 120.0
