@@ -21,7 +21,7 @@ import numpy as np
 from . import _batch, _check, _motion
 from ._motion import EPS
 from .bodies import Actor, Contact, Ground, Touch, Trigger, _scale
-from .geometry import Rect, overlaps
+from .geometry import overlaps
 from ._touches import _SIDE, side
 from .tiles import EMPTY
 
@@ -117,7 +117,9 @@ class Walker:
     __slots__ = ("crowd", "data", "index", "name")
     solid = bullet = False  # (a walker is neither; read where actors are)
     bounce = 0.0
-    wall, ceiling, floor = Actor.wall, Actor.ceiling, Actor.floor
+    # read as an Actor's (they only read x, y, w, h, prev_x, prev_y, contacts)
+    wall, ceiling, floor, rect, feet, interpolated = (Actor.wall, Actor.ceiling, Actor.floor, Actor.rect, Actor.feet,
+                                                      Actor.interpolated)
 
     def __init__(self, crowd: Crowd, index: int, name: str, data):
         self.crowd, self.index, self.name, self.data = crowd, index, name, data
@@ -165,18 +167,6 @@ class Walker:
             return None
         box = _batch._Box(a["prev_x"].item(i), a["hit_y_at"].item(i), a["w"].item(i), a["h"].item(i))
         return _motion._support_tile(grid, box, a["hit_y_top"].item(i), _batch.KINDS[a["hit_y_kind"][i]])
-
-    @property
-    def rect(self) -> Rect:
-        return Rect(self.x, self.y, self.w, self.h)
-
-    @property
-    def feet(self) -> tuple[float, float]:
-        return self.x + self.w / 2, self.y + self.h
-
-    def interpolated(self, alpha: float) -> tuple[float, float]:
-        px, py, x, y = self.prev_x, self.prev_y, self.x, self.y
-        return px + (x - px) * alpha, py + (y - py) * alpha
 
     def teleport(self, x: float, y: float) -> None:
         """Put the walker somewhere at rest, without interpolation smear (as ``Actor.teleport``)."""
@@ -639,6 +629,7 @@ class Crowd:
             a[f"hit_{axis}_other"][i] = c.other
             a[f"hit_{axis}_col"][i], a[f"hit_{axis}_row"][i] = (-1, -1) if c.tile is None else c.tile
             a[f"hit_{axis}_vx"][i], a[f"hit_{axis}_vy"][i] = c.vx, c.vy
+
     def _move(self, world, d, st) -> None:
         """Phase 3 for the crowd: the stand-ins through the per-actor path, everyone else as one batch;
         then every walker's walking rule. Their events go to ``st.events`` in row order."""
