@@ -58,7 +58,7 @@ STATE: dict[type, Slots] = {
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
                                                "crowds"),
                     kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
-                          "_tiles_grid", "_tiles_seen", "_grid_tables"))
+                          "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates"))
 
 
 class _Layout(NamedTuple):

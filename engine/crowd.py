@@ -39,21 +39,21 @@ def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True)
     of its leading foot; then set ``vx`` to walk on at ``speed`` px/s. Returns the direction (+1 right,
     -1 left) to pass in next time. A ``Crowd`` applies the same rule to each of its walkers.
 
-    "Ground ahead" is a tile that is not empty, a walled side of the map or a platform at the point
-    ``PROBE`` px ahead of the leading foot and ``PROBE`` px below the feet: a walker turns before it
-    would step off, as long as it moves less than its width in a step.
+    "Ground ahead" is a tile that is not empty, a walled side of the map, a platform or a solid actor at
+    the point ``PROBE`` px ahead of the leading foot and ``PROBE`` px below the feet: a walker turns
+    before it would step off, as long as it moves less than its width in a step.
     """
     d = direction
     if any(c.normal[0] for c in actor.contacts):
         d = -d
     elif ledges and actor.on_ground and not _ground_ahead(world.grid, world.platforms, actor.x, actor.y, actor.w,
-                                                          actor.h, d):
+                                                          actor.h, d, world._hash if world._crates else None):
         d = -d
     actor.vx = d * speed
     return d
 
 
-def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: int) -> bool:
+def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: int, space=None) -> bool:
     px = x + w + PROBE if d > 0 else x - PROBE
     feet = y + h
     py = feet + PROBE
@@ -67,6 +67,11 @@ def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: in
     for p in platforms:
         if p.x <= px <= p.x + p.w and p.y - EPS <= py and feet - EPS <= p.y + p.h:
             return True
+    if space is not None:  # solid actors (crates), when the world has any: through its spatial hash
+        for p in space.query(px - 1.0, feet - 1.0, 2.0, py - feet + 2.0):
+            if isinstance(p, Actor) and p.solid and p.x <= px <= p.x + p.w and p.y - EPS <= py \
+                    and feet - EPS <= p.y + p.h:
+                return True
     return False
 
 

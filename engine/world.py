@@ -52,13 +52,14 @@ __all__ = ["StepResult", "World"]
 
 class StepResult(NamedTuple):
     step: int  # the step just taken, numbered from 1
-    triggers: list  # [TriggerEvent] in order: by trigger as added, then by actor as added
-    squished: list  # [Actor] crushed by a platform, or found inside solid geometry with no way out
+    # (a crowd's walkers are reported as ``Walker``s, after the actors: see crowd.py)
+    triggers: list  # [TriggerEvent] in order: by trigger as added, then by actor as added (then walkers)
+    squished: list  # [Actor | Walker] crushed by a mover, or found inside solid geometry with no way out
     jumped: list  # [Character]
     landed: list  # [Character]
     dropped: list  # [Character] dropped through a one-way platform
-    events: list  # [ActorEvent] for every actor: landed, wall, ceiling, pushed, squished; as they happened
-    touches: list  # [Touch]: by actor as added, what it ran into first, then what it overlaps as added
+    events: list  # [ActorEvent] for every actor and walker: landed, wall, ceiling, pushed, squished; in order
+    touches: list  # [Touch]: by actor as added (then walkers), what it ran into first, then what it overlaps
 
 
 class World:
@@ -87,6 +88,7 @@ class World:
         self._tiles_grid, self._tiles_seen = grid, grid.version  # the grid and its edits the actors were checked on
         self.steps = 0
         self._grid_tables = None  # the grid's arrays for crowds (_batch.Tables), built when first needed
+        self._crates = False  # were there solid actors in the last step (walk() looks for ground on them)
 
     @staticmethod
     def _valid_feel(feel) -> FeelConfig:
@@ -219,6 +221,7 @@ class World:
             if moved:
                 check = actors  # a solid actor moved by hand: every actor is checked
                 stale = True  # (and every walker)
+        self._crates = solids is not platforms
         crowds = self.crowds
         # what the step collects as it goes (a world of plain actors on tiles needs none of it)
         st = _solids.Step(grid, actors, platforms, solids, space) if platforms or special or check or crowds \

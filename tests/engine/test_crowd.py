@@ -592,3 +592,24 @@ def test_walkers_report_walls_and_landings_as_events():
     assert (events[0].kind, events[0].actor, events[0].tile[1]) == ("landed", w, 2)
     wall = next(e for e in events if e.kind == "wall")
     assert wall.actor is w and wall.tile == (7, 1) and wall.normal == (-1, 0) and wall.vx == 120.0
+
+
+def test_a_walker_on_a_crate_walks_to_its_edge_and_turns_there():
+    grid = TileGrid.from_ascii("..........\n..........\n..........\n##########", tile_size=16)
+    for batch in (False, True):
+        world = World(grid)
+        crate = world.add(Actor(40.0, 16.0, 48.0, 32.0, solid=True))
+        if batch:
+            w = world.add(Crowd()).add(60.0, 2.0, 8.0, 14.0, speed=30.0)
+        else:
+            w = world.add(Actor(60.0, 2.0, 8.0, 14.0))
+            w.vx, d = 30.0, 1
+        xs = []
+        for _ in range(400):
+            world.step()
+            if not batch:
+                d = walk(world, w, d, 30.0)
+            xs.append(w.x)
+        assert w.ground is not None and w.ground.platform is crate
+        assert crate.x - 1.0 < min(xs[100:]) and max(xs[100:]) + w.w < crate.x + crate.w + 1.0  # stays on it
+        assert max(xs) - min(xs[100:]) > 30.0  # and walks across it (it does not turn on the spot)
