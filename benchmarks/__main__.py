@@ -28,11 +28,15 @@ PARTS = {  # name -> (module, what it measures)
 # (label, our key, unit, lower is better, [(baseline label, key)], target); a baseline label ending in ":"
 # is shown for context, without a ratio
 ROWS = [
-    ("100 walkers, batch", "actors_100_ms", "ms/step", True, [("arcade", "arcade_100_ms")], ""),
+    ("100 walkers, batch", "actors_100_ms", "ms/step", True,
+     [("per-actor", "actors_100_per_actor_ms"), ("arcade", "arcade_100_ms")], ""),
     ("1,000 walkers, batch", "actors_1000_ms", "ms/step", True,
      [("per-actor", "actors_1000_per_actor_ms"), ("naive loop", "naive_1000_ms"), ("pymunk", "pymunk_1000_ms")],
      "<= 2 ms"),
     ("10,000 walkers, batch", "actors_10000_ms", "ms/step", True, [], "<= 12 ms"),
+    ("  CPU time: 100 / 1,000 / 10,000 walkers", "actors_1000_cpu_ms", "ms/step", True,
+     [("100:", "actors_100_cpu_ms"), ("10,000:", "actors_10000_cpu_ms"),
+      ("per-actor 1,000", "actors_1000_per_actor_cpu_ms")], ""),
     ("1,000 walkers, per-actor path", "actors_1000_per_actor_ms", "ms/step", True,
      [("naive loop", "naive_1000_ms"), ("pymunk", "pymunk_1000_ms")], ""),
     ("100 walkers, per-actor path", "actors_100_per_actor_ms", "ms/step", True, [("arcade", "arcade_100_ms")], ""),

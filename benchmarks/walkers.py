@@ -3,10 +3,10 @@
 The scene is plain data (:func:`scene`): the grid and where each walker starts and which way it goes,
 so every contender steps the same thing:
 
-* ``per_actor``: today's engine path, one ``engine.Actor`` each in a ``World``; after every step the
-  game flips ``vx`` of walkers that hit a wall or reached a ledge.
-* ``BATCH``: the engine's batched walkers (issue 11, item 1) plug in here when they exist: a function
-  ``scene -> step()``; until then their figures are reported as not built yet.
+* ``per_actor``: the engine's per-actor path, one ``engine.Actor`` each in a ``World``; after every step
+  the engine's walking rule (``engine.walk``) turns walkers that hit a wall or reached a ledge.
+* ``BATCH`` (:func:`batch`): the engine's ``Crowd``, the same walkers moved as one numpy batch inside
+  ``World.step``, position for position what ``per_actor`` gives.
 * ``naive``: the move-and-slide of shared/reference/003 (move X, test every solid tile, resolve; the same
   for Y), every tile a box, turning at walls only.
 * ``arcade_walkers`` / ``pymunk_walkers``: the same map as wall boxes in those libraries.
@@ -18,7 +18,7 @@ import os
 import random
 from typing import NamedTuple
 
-from engine import Actor, FeelConfig, TileGrid, TileKind, World
+from engine import Actor, Crowd, FeelConfig, TileGrid, TileKind, World, walk
 
 from .common import Figure, interleaved, missing, per_call, pick
 
@@ -26,8 +26,6 @@ TILE = 8  # px
 COLS, ROWS = 120, 68
 SIZE = (6.0, 7.0)  # px, a walker's box
 SPEED = 40.0  # px/s
-BATCH = None  # the engine's batch of walkers: scene -> step function (not built yet)
-NOT_BUILT = "batched actors are not built yet (issue 11, item 1)"
 
 
 class Scene(NamedTuple):
@@ -81,26 +79,16 @@ def scene(n: int, seed: int = 5) -> Scene:
     return Scene(grid, starts, FeelConfig())
 
 
-# -- today's per-actor path ------------------------------------------------------------------------------
-def turn(actors: list, dirs: list, grid, speed: float = SPEED) -> None:
-    """The game's walking rule after a world step: turn round at a wall or where the ground ends
-    ahead, then walk on at ``speed``. ``dirs`` holds each actor's direction (+1 / -1)."""
-    ts, kinds, cols, rows = grid.tile_size, grid._k, grid.cols, grid.rows
+# -- the per-actor path and the batch ----------------------------------------------------------------------
+def turn(world, actors: list, dirs: list, speed: float = SPEED) -> None:
+    """The walking rule after a world step, for each actor (``engine.walk``): turn round at a wall or
+    where the ground ends ahead, then walk on at ``speed``. ``dirs`` holds each actor's direction."""
     for i, a in enumerate(actors):
-        d = dirs[i]
-        if any(c.normal[0] for c in a.contacts):  # walked into a wall
-            d = -d
-        elif a.on_ground:  # a ledge: nothing under the leading foot
-            col = int((a.x + a.w + 0.5 if d > 0 else a.x - 0.5) // ts)
-            row = int((a.y + a.h + 0.5) // ts)
-            if 0 <= col < cols and 0 <= row < rows and kinds[row * cols + col] == 0:
-                d = -d
-        dirs[i] = d
-        a.vx = d * speed
+        dirs[i] = walk(world, a, dirs[i], speed)
 
 
 def per_actor(sc: Scene):
-    """A World of plain actors and the game's turning rule; returns the step function."""
+    """A World of plain actors and the walking rule; returns the step function."""
     world = World(sc.grid, sc.feel)
     actors = [world.add(Actor(x, y, *SIZE)) for x, y, _ in sc.starts]
     dirs = [d for _, _, d in sc.starts]
@@ -109,9 +97,22 @@ def per_actor(sc: Scene):
 
     def step():
         world.step()
-        turn(actors, dirs, sc.grid)
+        turn(world, actors, dirs)
 
     return step
+
+
+def batch(sc: Scene):
+    """The same walkers as one ``Crowd`` in a World (the batch applies the walking rule itself); returns
+    the step function."""
+    world = World(sc.grid, sc.feel)
+    crowd = world.add(Crowd())
+    for x, y, d in sc.starts:
+        crowd.add(x, y, *SIZE, speed=SPEED, direction=d)
+    return world.step
+
+
+BATCH = batch  # scene -> step function: what fills actors_100_ms, actors_1000_ms and actors_10000_ms
 
 
 # -- the naive loop (shared/reference/003) -----------------------------------------------------------------
@@ -236,16 +237,15 @@ def run(mode: str) -> list[Figure]:
     n100, n1000 = pick(mode, (10, 40), (100, 1000), (100, 1000))
     calls, rounds = pick(mode, (2, 2), (20, 5), (60, 9))
     big, small = scene(n1000), scene(n100)
-    if BATCH is None:
-        out = [Figure(key, None, NOT_BUILT) for key in ("actors_100_ms", "actors_1000_ms", "actors_10000_ms")]
-    else:
-        n10000 = pick(mode, 400, 10000, 10000)
-        steps = {"actors_100_ms": warm(BATCH(small), 30), "actors_1000_ms": warm(BATCH(big), 30),
-                 "actors_10000_ms": warm(BATCH(scene(n10000)), 30)}
-        out = [Figure(key, t * 1e3) for key, t in interleaved(steps, calls, rounds).items()]
-    timed = interleaved({"1000": warm(per_actor(big), 30), "100": warm(per_actor(small), 30)}, calls, rounds)
-    out.append(Figure("actors_1000_per_actor_ms", timed["1000"] * 1e3))
-    out.append(Figure("actors_100_per_actor_ms", timed["100"] * 1e3))
+    n10000 = pick(mode, 400, 10000, 10000)
+    steps = {"actors_100_ms": warm(BATCH(small), 30), "actors_1000_ms": warm(BATCH(big), 30),
+             "actors_10000_ms": warm(BATCH(scene(n10000)), 30),
+             "actors_1000_per_actor_ms": warm(per_actor(big), 30),
+             "actors_100_per_actor_ms": warm(per_actor(small), 30)}
+    # (alternating rounds: the machine's load falls on the batch and the per-actor path alike)
+    cpu: dict[str, float] = {}
+    out = [Figure(key, t * 1e3) for key, t in interleaved(steps, calls, rounds, cpu).items()]
+    out += [Figure(key.replace("_ms", "_cpu_ms"), t * 1e3) for key, t in cpu.items()]
     simple = warm(naive(big), 1)
     out.append(Figure("naive_1000_ms", per_call(simple, pick(mode, 1, 1, 3)) * 1e3))
     out.extend(_library("arcade", lambda: arcade_walkers(small), "arcade_100_ms", calls, rounds))

@@ -1,9 +1,10 @@
-"""A small platformer engine: tiles, slopes, one-way and moving platforms, ropes, triggers, a feel controller.
+"""A small platformer engine: tiles, slopes, one-way and moving platforms, crowds, ropes, triggers, a feel controller.
 
 Pure Python + numpy; copy this folder into your project. See engine/README.md.
 """
 
 from .bodies import Actor, ActorEvent, Buttons, Character, Contact, Ground, Touch, Trigger, TriggerEvent
+from .crowd import Crowd, Walker, walk
 from .debug import DebugDraw, debug_draw
 from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
 from .geometry import Rect, lerp, overlaps
@@ -22,6 +23,7 @@ __all__ = [
     "Character",
     "ConfigError",
     "Contact",
+    "Crowd",
     "DebugDraw",
     "Derived",
     "Edges",
@@ -48,9 +50,11 @@ __all__ = [
     "Touch",
     "Trigger",
     "TriggerEvent",
+    "Walker",
     "World",
     "debug_draw",
     "knobs",
     "lerp",
     "overlaps",
+    "walk",
 ]

@@ -118,7 +118,8 @@ def find_ceiling(grid, platforms, skip, x: float, w: float, head_from: float, he
     c0 = max(0, _floor(x / ts))
     c1 = min(cols - 1, _ceil((x + w) / ts) - 1)
     found = -INF
-    r_hi = min(rows - 1, _floor((head_from + EPS) / ts) - 1)
+    # (a box wholly off the map's sides meets no tile: the row slice below must not wrap round)
+    r_hi = min(rows - 1, _floor((head_from + EPS) / ts) - 1) if c0 <= c1 else -1
     r_lo = max(0, _floor(head_to / ts))
     for r in range(r_hi, r_lo - 1, -1):
         bottom = (r + 1) * ts

@@ -8,7 +8,8 @@ restore is bit-identical to never having left.
 
 Every class lists its state in ``STATE``, in one place: ``copied`` slots are saved and put back (values
 that are immutable, or ``lists`` copied shallowly); ``kept`` slots are configuration or identity a step
-never changes (a platform's path, a body's name and data) and are left as they are. A test
+never changes (a platform's path, a body's name and data) and are left as they are. A crowd keeps its
+arrays and its walkers' rows (``Crowd._state``). A test
 (tests/engine/test_snapshot.py) fails when a class gains a slot, or the World an attribute, that is in
 neither list, so a new field cannot be forgotten. A subclass the table does not name (a game's own
 ``Actor`` subclass) has its own slots copied as they are (so they should hold immutable values).
@@ -20,6 +21,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from .bodies import Actor, Character, Trigger
+from .crowd import _Stand
 from .platforms import Platform
 from .ropes import Rope
 
@@ -41,6 +43,7 @@ STATE: dict[type, Slots] = {
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
                              "coyote_left", "buffer_left", "_feel"),
                      kept=("_feel_cache",)),
+    _Stand: Slots(kept=("walker",)),  # a walker standing in for one step: never in a snapshot (its crowd is)
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
                             "_wait_left", "_seen"),
                     kept=("path", "name", "data")),
@@ -52,9 +55,10 @@ STATE: dict[type, Slots] = {
 
 # The World's own attributes: membership and overlaps are state; the rest is configuration (kept by a
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
-WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes"),
+WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
+                                               "crowds"),
                     kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
-                          "_tiles_grid", "_tiles_seen"))
+                          "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates"))
 
 
 class _Layout(NamedTuple):
@@ -113,10 +117,10 @@ class Snapshot:
     """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
 
     __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra",
-                 "ropes", "order", "tiles")
+                 "ropes", "order", "tiles", "crowds")
 
     def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=(),
-                 order=(), tiles=None):
+                 order=(), tiles=None, crowds=()):
         self.world = world
         self.steps = steps
         self.actors, self.platforms, self.triggers = actors, platforms, triggers
@@ -127,6 +131,7 @@ class Snapshot:
         self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt), ...) in the world's rope order
         self.order = order  # (generation, bodies) of the world's spatial hash: its members in its order
         self.tiles = tiles  # (grid, its edited tiles): set_tile edits are state too
+        self.crowds = crowds  # ((crowd, its state: Crowd._state()), ...) in the world's crowd order
 
 
 def take(world, extra=()) -> Snapshot:
@@ -139,9 +144,10 @@ def take(world, extra=()) -> Snapshot:
     held = tuple((o, _capture(o)) for o in extra if not any(o is a for a in actors))
     ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt)
                   for r in world.ropes)
+    crowds = tuple((c, c._state()) for c in world.crowds)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
                     held, ropes, (world._hash.generation, world._hash.ordered()),
-                    (world.grid, world.grid._edit_state()))
+                    (world.grid, world.grid._edit_state()), crowds)
 
 
 def put(world, snap: Snapshot) -> None:
@@ -178,6 +184,13 @@ def put(world, snap: Snapshot) -> None:
         Trigger.moves += 1  # every world holding these triggers re-indexes them
     _put_hash(world, snap)
     _put_ropes(world._rope_set, snap.ropes)
+    for crowd in world.crowds:
+        if not any(crowd is c for c, _ in snap.crowds):
+            crowd._world = None  # added after the snapshot
+    world.crowds[:] = [c for c, _ in snap.crowds]
+    for crowd, state in snap.crowds:
+        crowd._world = world
+        crowd._put_state(state)
 
 
 def _put_hash(world, snap: Snapshot) -> None:

@@ -24,7 +24,8 @@ FEW = 24  # actors: up to this many, a broadphase query costs more than testing 
 class Step:
     """What one world step collects as it goes, handed to the movers."""
 
-    __slots__ = ("actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished")
+    __slots__ = ("actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished",
+                 "stands")
 
     def __init__(self, grid, actors, platforms, solids, space):
         self.grid = grid
@@ -36,13 +37,18 @@ class Step:
         self.squished: list = []  # actors, in the order they were squished
         self.events: list = []  # ActorEvent, in the order they happened
         self.pushes: set | None = None  # (actor, pusher) pairs already reported this step
+        self.stands = ()  # a crowd's walkers taking part as actors (in ``actors`` too, not in the hash)
 
     def near(self, x: float, y: float, w: float, h: float) -> list:
         """The actors whose cells meet the box (a broadphase: test the exact overlap), as added. In a
         world of a few actors, all of them: testing them costs less than the query."""
         if len(self.actors) <= FEW:
             return self.actors
-        return [o for o in self.space.query(x, y, w, h) if isinstance(o, Actor)]
+        found = [o for o in self.space.query(x, y, w, h) if isinstance(o, Actor)]
+        if self.stands:  # (after the actors, as in ``actors``; loosely: callers test exactly)
+            found += [s for s in self.stands if s.x <= x + w + 1.0 and x - 1.0 <= s.x + s.w
+                      and s.y <= y + h + 1.0 and y - 1.0 <= s.y + s.h]
+        return found
 
     def blockers(self, a, x: float, y: float, w: float, h: float):
         """What blocks a move of actor ``a`` within the box: every platform, and the solid actors near
@@ -185,6 +191,6 @@ def _push(st: Step, a, across: bool, target: float, can_step: bool, by, depth: i
             x1, y1 = a.x, a.y
             a.x, a.y = x0, y0
             travel(st, a, [(x1, y0), (x1, y1)], depth + 1)
-        else:
+        elif a._listed:
             st.space.pending[a] = None
     return hit

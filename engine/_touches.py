@@ -4,7 +4,9 @@ An actor reports the actors whose ``group`` shares a bit with its ``touches`` ma
 data): first those its own move ran into (solid actors it landed on or walked into, the actor a bullet's
 sweep stopped at), with the side taken from the contact; then those it overlaps after the step, with the
 side taken from where both were before the step (``side``). Pairs are per direction: when both care about
-each other, each reports the other.
+each other, each reports the other. A crowd's walkers take part like actors added after every actor: an
+actor reports the walkers it overlaps after the actors, and walkers that touch a group report the actors
+(never other walkers) after every actor has reported (``Crowd._touch``).
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ def side(a, b) -> str:
     return "inside"
 
 
-def find(touchers, actors, space, few: int) -> list:
-    """Every toucher's touches this step, by actor as added. ``actors``: the world's, as added; ``space``:
-    its SpatialHash (the broadphase: a world of at most ``few`` actors just tests them all)."""
+def find(touchers, actors, space, few: int, crowds=()) -> list:
+    """Every toucher's touches this step, by actor as added, then the crowds' walkers'. ``actors``: the
+    world's, as added; ``space``: its SpatialHash (the broadphase: a world of at most ``few`` actors just
+    tests them all); ``crowds``: the world's."""
     found = []
     small = len(actors) <= few
     if not small:
@@ -64,4 +67,9 @@ def find(touchers, actors, space, few: int) -> list:
                     order = {o: i for i, o in enumerate(actors)}
                 hits.sort(key=order.__getitem__)
             found += [Touch(a, b, side(a, b)) for b in hits]
+        for crowd in crowds:
+            found += [Touch(a, w, side(a, w)) for w in crowd._in_box(ax, ay, aw, ah, mask)
+                      if met is None or w not in met]
+    for crowd in crowds:
+        found += crowd._touch(actors, space, few)
     return found

@@ -136,6 +136,7 @@ class Actor:
     )
     one_way = False  # a solid actor is solid on every side (read where platforms are: see _motion.py)
     _kind = "actor"  # what Ground / Contact call it when it is solid
+    _listed = True  # in its world's spatial hash (a crowd's walker standing in as an actor is not)
 
     def __init__(self, x: float, y: float, w: float, h: float, *, gravity_scale: float | None = None,
                  gravity: bool | None = None, name: str = "", snap: bool = True, data: Any = None,

@@ -18,6 +18,7 @@ import math
 from typing import Protocol
 
 from .bodies import Actor
+from .crowd import Walker
 from .tiles import ONE_WAY, SLOPE, SOLID
 
 __all__ = ["DebugDraw", "debug_draw"]
@@ -33,7 +34,8 @@ class DebugDraw(Protocol):
 
 def debug_draw(world, draw: DebugDraw, view: tuple[float, float, float, float] | None = None,
                velocity_scale: float = 0.1) -> None:
-    """Describe the world's tiles (within ``view``), platforms, triggers, ropes and actors to ``draw``."""
+    """Describe the world's tiles (within ``view``), platforms, triggers, ropes, actors and crowds' walkers
+    (as actors) to ``draw``."""
     grid = world.grid
     ts = grid.tile_size
     if view is None:
@@ -64,9 +66,12 @@ def debug_draw(world, draw: DebugDraw, view: tuple[float, float, float, float] |
             draw.line(x0, y0, x1, y1, "rope")
     for a in world.actors:
         _actor(a, draw, velocity_scale)
+    for crowd in world.crowds:
+        for w in crowd.walkers:
+            _actor(w, draw, velocity_scale)
 
 
-def _actor(a: Actor, draw: DebugDraw, scale: float) -> None:
+def _actor(a: Actor | Walker, draw: DebugDraw, scale: float) -> None:
     what = "actor_solid" if a.solid else "bullet" if a.bullet else "actor_ground" if a.on_ground else "actor"
     draw.box(a.x, a.y, a.w, a.h, what)
     cx, cy = a.x + a.w / 2, a.y + a.h / 2

@@ -73,22 +73,29 @@ def tile_at(grid, x: float, y: float) -> Tile:
 
 def query_rect(world, x: float, y: float, w: float, h: float) -> list:
     """Actors, platforms and triggers strictly overlapping the box (touching does not count), in the order
-    they were added to the world."""
+    they were added to the world; then the crowds' walkers, crowd by crowd, in row order."""
     x, y, w, h = _numbers("query_rect", ("x", "y", "w", "h"), (x, y, w, h))
     if w < 0.0 or h < 0.0:
         _check.size("query_rect", "w", w, zero=True)
         _check.size("query_rect", "h", h, zero=True)
     world._sync_triggers()
-    return [o for o in world._hash.query(x, y, w, h) if overlaps(x, y, w, h, o.x, o.y, o.w, o.h)]
+    found = [o for o in world._hash.query(x, y, w, h) if overlaps(x, y, w, h, o.x, o.y, o.w, o.h)]
+    for crowd in world.crowds:
+        found += crowd._in_box(x, y, w, h)
+    return found
 
 
 def query_point(world, x: float, y: float) -> list:
     """Actors, platforms and triggers holding the point, in the order added. A box holds the points on its
     left and top edges, not those on its right and bottom edges (like pixels and tiles), so a point on
-    the edge two boxes share is in exactly one of them; a box of zero width or height holds none."""
+    the edge two boxes share is in exactly one of them; a box of zero width or height holds none. Then
+    the crowds' walkers holding it, crowd by crowd, in row order."""
     x, y = _numbers("query_point", ("x", "y"), (x, y))
     world._sync_triggers()
-    return [o for o in world._hash.query(x, y, 0.0, 0.0) if o.x <= x < o.x + o.w and o.y <= y < o.y + o.h]
+    found = [o for o in world._hash.query(x, y, 0.0, 0.0) if o.x <= x < o.x + o.w and o.y <= y < o.y + o.h]
+    for crowd in world.crowds:
+        found += crowd._holding(x, y)
+    return found
 
 
 # -- raycasts --------------------------------------------------------------------------------------

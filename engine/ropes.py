@@ -355,7 +355,7 @@ class _RopeSet:
         self._key = (dt, g)
 
     # -- stepping --------------------------------------------------------------------------------------
-    def step(self, grid, actors, d) -> None:
+    def step(self, grid, actors, d, crowds=()) -> None:
         if self._stale:
             self._build(d)
         elif self._key != (d.dt, d.fall_gravity):
@@ -384,8 +384,8 @@ class _RopeSet:
                     if i:
                         pos[row * cols + i] += complex(vx * d.dt, vy * d.dt)
                 rope._kicks.clear()
-        if actors and self._nudging is not None:
-            self._nudge(actors)
+        if (actors or crowds) and self._nudging is not None:
+            self._nudge(actors, crowds)
         hypot, maximum = np.hypot, np.maximum
         for groups in self._passes:
             for a, b, w, rw in groups:
@@ -411,19 +411,21 @@ class _RopeSet:
             scale = np.divide(reach, dist, out=np.ones_like(dist), where=over)
             np.copyto(pos, pins + delta * scale, where=over)
 
-    def _nudge(self, actors) -> None:
+    def _nudge(self, actors, crowds=()) -> None:
         """Particles overlapping an actor that moved this step take up ``nudge`` of the difference between
-        the actor's motion and their own, along each axis the actor outruns them."""
+        the actor's motion and their own, along each axis the actor outruns them; then the same for the
+        crowds' walkers (those that could reach a particle, found for all of them at once)."""
         moving = [a for a in actors if a.x != a.prev_x or a.y != a.prev_y]
-        if not moving:
+        walkers = self._walkers_near(moving, crowds) if crowds else []
+        if not moving and not walkers:
             return
         pos, prev, cols, nudging = self._pos, self._prev, self._cols, self._nudging
         x, y = pos.real, pos.imag
         # All particles' bounds (pins and padding too: wider, never narrower) rule out far actors cheaply.
-        x0, y0 = float(x.min()), float(y.min())
-        x1, y1 = float(x.max()) + self._widest, float(y.max()) + self._widest
-        for a in moving:
+        box = [float(x.min()), float(y.min()), float(x.max()) + self._widest, float(y.max()) + self._widest]
+        for a in moving + walkers:
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
+            x0, y0, x1, y1 = box
             if not (ax < x1 and x0 < ax + aw and ay < y1 and y0 < ay + ah):
                 continue
             hit = (x < ax + aw) & (x + self._size > ax) & (y < ay + ah) & (y + self._size > ay) & nudging
@@ -437,9 +439,38 @@ class _RopeSet:
                 gx, gy = mx - (p.real - s.real), my - (p.imag - s.imag)
                 p = now[k] = complex(p.real + share * gx if gx * mx > 0.0 else p.real,
                                      p.imag + share * gy if gy * my > 0.0 else p.imag)
-                x0, y0 = min(x0, p.real), min(y0, p.imag)  # the next actor may meet it where it went
-                x1, y1 = max(x1, p.real + self._widest), max(y1, p.imag + self._widest)
+                # the next actor may meet it where it went
+                box[:] = min(box[0], p.real), min(box[1], p.imag), max(box[2], p.real + self._widest), \
+                    max(box[3], p.imag + self._widest)
             pos[where] = now
+
+    def _walkers_near(self, moving, crowds) -> list:
+        """The crowds' walkers that moved this step and could overlap a particle while the actors and they
+        nudge (in crowd order, then row order). A nudge moves a particle from where it started the step
+        toward the start plus the nudger's motion, never further from its start than the larger of the two:
+        so each rope's particles stay within their start box widened by the larger of their own travel
+        since and the largest motion of any nudger."""
+        motions = [abs(v) for a in moving for v in (a.x - a.prev_x, a.y - a.prev_y)]
+        moved = []
+        for crowd in crowds:
+            n = len(crowd)
+            if n:
+                dx, dy = crowd.x - crowd.prev_x, crowd.y - crowd.prev_y
+                moved.append((crowd, (dx != 0.0) | (dy != 0.0)))
+                motions.append(float(max(np.abs(dx).max(), np.abs(dy).max())))
+        if not moved:
+            return []
+        rows = len(self.ropes)
+        start, now = self._prev.reshape(rows, self._cols), self._pos.reshape(rows, self._cols)
+        reach = np.maximum(np.abs(now - start).max(axis=1, initial=0.0), max(motions))[:, None]
+        lo_x, hi_x = start.real.min(axis=1)[:, None] - reach, start.real.max(axis=1)[:, None] + reach + self._widest
+        lo_y, hi_y = start.imag.min(axis=1)[:, None] - reach, start.imag.max(axis=1)[:, None] + reach + self._widest
+        found = []
+        for crowd, move in moved:
+            x, y, w, h = crowd.x, crowd.y, crowd.w, crowd.h
+            near = ((x <= hi_x) & (lo_x <= x + w) & (y <= hi_y) & (lo_y <= y + h)).any(axis=0) & move
+            found += [crowd.walkers[i] for i in np.flatnonzero(near).tolist()]
+        return found
 
     def _tile_table(self, grid):
         """A summed-area table of the grid's non-empty tiles (flat, (rows + 1) x (cols + 1)): the number

@@ -1,25 +1,30 @@
-"""World: owns the grid, actors, platforms, ropes and triggers, and steps them in one fixed order.
+"""World: owns the grid, actors, crowds, platforms, ropes and triggers, and steps them in one fixed order.
 
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
    did not leave where it is now (placed, teleported, resized, a platform or solid actor moved by hand, or
    a tile it overlaps edited with ``grid.set_tile``) and found inside solid geometry is moved to the
-   nearest free spot within reach (a tile, or half its size if larger), or reported squished;
+   nearest free spot within reach (a tile, or half its size if larger), or reported squished; the same
+   for the walkers of each crowd, after them;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
-   reporting actors crushed against anything solid as squished (``_solids.py``);
+   reporting actors crushed against anything solid as squished (``_solids.py``); a crowd's walkers that
+   could meet a platform or a solid actor this step take part as stand-in actors, after the actors;
 3. actors but bullets, in the order added (squished ones stay pinned this step): a Character runs the
    controller, a plain Actor falls; each moves Y then X against tiles, platforms and solid actors, then
    lands or snaps to the ground; a solid actor then carries, pushes and squishes like a platform;
+   then each crowd, in the order added: its walkers the same way as one batch, then turn (``crowd.py``);
 4. bullets, in the order added: a swept move along the step's segment, stopped by tiles, platforms,
-   solid actors and the first actor they touch (``_bullets.py``);
-5. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
+   solid actors and the first actor (or walker) they touch (``_bullets.py``);
+5. ropes, all at once: Verlet, nudged by the actors (then walkers) that moved, constraints, tiles
+   (``ropes.py``);
 6. touches: for each actor that touches a group, the actors of that group it overlaps or ran into, with
-   the side it came from (``_touches.py``);
-7. triggers, in the order added, against actors in the order added: enter / stay / exit.
+   the side it came from (``_touches.py``); then the walkers that touch a group, the same way;
+7. triggers, in the order added, against actors in the order added (then walkers): enter / stay / exit.
 Same grid, feel and inputs give bit-identical states (``state_hash``). The spatial hash (``_spatial.py``)
 lists every actor, platform and trigger for the queries (``queries.py``), the movers, bullets and touches
-and the trigger pass; what a step moved is re-read at the first query after it.
+and the trigger pass; what a step moved is re-read at the first query after it. (Crowds keep their
+walkers in their own arrays; the trigger and touch passes test them there, all at once.)
 """
 
 from __future__ import annotations
@@ -31,10 +36,11 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _bullets, _check, _motion, _snapshot, _solids, _touches, queries
+from . import _batch, _bullets, _check, _motion, _snapshot, _solids, _touches, queries
 from ._spatial import SpatialHash
 from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Trigger, TriggerEvent
 from .controller import control
+from .crowd import Crowd, Walker, _Stand
 from .feel import FeelConfig
 from .geometry import overlaps, place_before
 from .platforms import Platform
@@ -46,13 +52,14 @@ __all__ = ["StepResult", "World"]
 
 class StepResult(NamedTuple):
     step: int  # the step just taken, numbered from 1
-    triggers: list  # [TriggerEvent] in order: by trigger as added, then by actor as added
-    squished: list  # [Actor] crushed by a platform, or found inside solid geometry with no way out
+    # (a crowd's walkers are reported as ``Walker``s, after the actors: see crowd.py)
+    triggers: list  # [TriggerEvent] in order: by trigger as added, then by actor as added (then walkers)
+    squished: list  # [Actor | Walker] crushed by a mover, or found inside solid geometry with no way out
     jumped: list  # [Character]
     landed: list  # [Character]
     dropped: list  # [Character] dropped through a one-way platform
-    events: list  # [ActorEvent] for every actor: landed, wall, ceiling, pushed, squished; as they happened
-    touches: list  # [Touch]: by actor as added, what it ran into first, then what it overlaps as added
+    events: list  # [ActorEvent] for every actor and walker: landed, wall, ceiling, pushed, squished; in order
+    touches: list  # [Touch]: by actor as added (then walkers), what it ran into first, then what it overlaps
 
 
 class World:
@@ -69,6 +76,7 @@ class World:
         self.feel = self._valid_feel(feel)
         self._derived = self.feel.derived
         self.actors: list[Actor] = []
+        self.crowds: list[Crowd] = []
         self.platforms: list[Platform] = []
         self.triggers: list[Trigger] = []
         self._members: set = set()  # every actor, platform and trigger in this world (identity)
@@ -79,6 +87,8 @@ class World:
         self._trigger_moves = Trigger.moves  # Trigger.moves when the hash last saw the triggers' boxes
         self._tiles_grid, self._tiles_seen = grid, grid.version  # the grid and its edits the actors were checked on
         self.steps = 0
+        self._grid_tables = None  # the grid's arrays for crowds (_batch.Tables), built when first needed
+        self._crates = False  # were there solid actors in the last step (walk() looks for ground on them)
 
     @staticmethod
     def _valid_feel(feel) -> FeelConfig:
@@ -91,9 +101,15 @@ class World:
 
     # -- membership ------------------------------------------------------------------------------------
     def add(self, obj):
-        """Add an Actor/Character, Platform, Rope or Trigger; returns it."""
+        """Add an Actor/Character, Crowd, Platform, Rope or Trigger; returns it."""
         if isinstance(obj, Rope):
             return self._rope_set.add(obj, self.grid)
+        if isinstance(obj, Crowd):
+            if obj._world is not None:
+                raise ValueError(f"{obj!r} is already in a world; a crowd belongs to one world at a time")
+            obj._world = self
+            self.crowds.append(obj)
+            return obj
         if isinstance(obj, Actor):
             bucket = self.actors
         elif isinstance(obj, Platform):
@@ -101,8 +117,8 @@ class World:
         elif isinstance(obj, Trigger):
             bucket = self.triggers
         else:
-            raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform, "
-                            f"Rope or Trigger")
+            raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Crowd, "
+                            f"Platform, Rope or Trigger")
         if obj in self._members:
             raise ValueError(f"{obj!r} is already in this world")
         if bucket is self.actors:
@@ -118,9 +134,17 @@ class World:
         return obj
 
     def remove(self, obj) -> None:
-        """Take an actor, platform, rope or trigger out of the world (an actor leaves its triggers silently)."""
+        """Take an actor, crowd, platform, rope or trigger out of the world (an actor leaves its triggers
+        silently)."""
         if isinstance(obj, Rope):
             return self._rope_set.remove(obj)
+        if isinstance(obj, Crowd):
+            if obj._world is not self:
+                raise ValueError(f"{obj!r} is not in this world; call world.add(crowd) first")
+            self.crowds[:] = [c for c in self.crowds if c is not obj]
+            obj._world = None
+            self._inside = {pair for pair in self._inside if not (pair[1].__class__ is Walker and pair[1].crowd is obj)}
+            return None
         if obj not in self._members:
             raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
         self._members.discard(obj)
@@ -146,11 +170,20 @@ class World:
                     a.ground, a.on_ground = None, False
                 if a.drop_platform is obj:
                     a.drop_platform = None
+            for crowd in self.crowds:
+                crowd._forget(obj)
 
     def set_feel(self, feel: FeelConfig) -> None:
         """Retune live: positions, velocities and timers in steps are kept."""
         self.feel = self._valid_feel(feel)
         self._derived = self.feel.derived
+
+    def _tables(self) -> _batch.Tables:
+        """The grid as crowds read it (rebuilt when the grid is replaced; edits are followed tile by tile)."""
+        t = self._grid_tables
+        if t is None or t.grid is not self.grid or (t.version != self.grid.version and not t.update()):
+            t = self._grid_tables = _batch.Tables(self.grid)
+        return t
 
     @property
     def dt(self) -> float:
@@ -187,12 +220,23 @@ class World:
             solids, bullets, touchers, moved = self._roles()
             if moved:
                 check = actors  # a solid actor moved by hand: every actor is checked
+                stale = True  # (and every walker)
+        self._crates = solids is not platforms
+        crowds = self.crowds
         # what the step collects as it goes (a world of plain actors on tiles needs none of it)
-        st = _solids.Step(grid, actors, platforms, solids, space) if platforms or special or check else None
+        st = _solids.Step(grid, actors, platforms, solids, space) if platforms or special or check or crowds \
+            else None
         if check:
             for a in check:
                 self._unstick(a, st)
                 space.move(a, a.x, a.y, a.w, a.h)
+        if crowds:  # walkers that could meet a platform or a solid actor this step: stand-in actors
+            stands = []
+            for crowd in crowds:
+                crowd._begin(self, stale, st)
+                stands += crowd._stands
+            if stands:
+                st.actors, st.stands = actors + stands, stands
 
         moved = space.pending  # (re-read by the hash at its next query: see _spatial.py)
         for p in platforms:  # (what they carry and push is marked moved as it goes: _solids.py)
@@ -238,11 +282,24 @@ class World:
             if (a.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
                 self._note(a, was_grounded, events)  # (not for the floor pressed on by a grounded actor)
 
+        if crowds:
+            for crowd in crowds:
+                crowd._move(self, d, st)
+            if st.stands:
+                st.actors, st.stands = actors, ()
+            if st.squished:
+                st.squished[:] = [a.walker if a.__class__ is _Stand else a for a in st.squished]
+            if events:  # (a stand-in's events are its walker's)
+                events[:] = [e._replace(actor=e.actor.walker) if e.actor.__class__ is _Stand else e for e in events]
+
         if bullets:
             self._fly(bullets, st)
         if self.ropes:
-            self._rope_set.step(grid, actors, d)
-        touches = _touches.find(touchers, actors, space, _solids.FEW) if touchers else []
+            self._rope_set.step(grid, actors, d, crowds)
+        if touchers or crowds:
+            touches = _touches.find(touchers, actors, space, _solids.FEW, crowds)
+        else:
+            touches = []
         sensed = self._sense() if self.triggers else []
         squished = st.squished if st is not None else []
         return StepResult(self.steps, sensed, squished, jumped, landed, dropped, events, touches)
@@ -297,12 +354,24 @@ class World:
             dx = b.vx * d.dt
             x, y = min(b.x, b.x + dx), min(b.y, b.y + dy)
             solids = st.blockers(b, x - 1.0, y - 1.0, b.w + abs(dx) + 2.0, b.h + abs(dy) + 2.0)
-            targets = _bullets.targets(st.near, b, dx, dy, 2.0 * grid.tile_size) if b.touches else ()
+            targets = _bullets.targets(self._near_bodies(st), b, dx, dy, 2.0 * grid.tile_size) if b.touches else ()
             _bullets.fly(grid, solids, targets, b, dx, dy, d.fall_gravity * b._gravity_scale * d.dt)
             b._clear = (b.x, b.y, b.w, b.h)
             st.space.pending[b] = None
             if b.contacts or (b.on_ground and not was_grounded):
                 self._note(b, was_grounded, events)
+
+    def _near_bodies(self, st):
+        """``st.near``, and then the crowds' walkers in the box (what a bullet may hit)."""
+        if not self.crowds:
+            return st.near
+
+        def near(x: float, y: float, w: float, h: float) -> list:
+            found = st.near(x, y, w, h)
+            walkers = [wk for crowd in self.crowds for wk in crowd._in_box(x, y, w, h)]
+            return found + walkers if walkers else found
+
+        return near
 
     def _check_inputs(self, inputs) -> bool:
         """Validate ``step``'s argument; returns True for a per-character dict."""
@@ -337,6 +406,8 @@ class World:
                 for a in query(x, y, ts, ts):
                     if isinstance(a, Actor) and overlaps(x, y, ts, ts, a.x, a.y, a.w, a.h):
                         a._clear = None
+        for crowd in self.crowds:
+            crowd._recheck(grid, changes)
         self._tiles_grid, self._tiles_seen = grid, grid.version
 
 
@@ -377,8 +448,16 @@ class World:
         drop it onto the ground at most ``reach`` px below (default reach: two tiles). Returns True when
         it stands; False leaves it where it was (inside geometry) or where it got free (no ground).
         """
+        if isinstance(actor, Walker) and actor.index >= 0 and actor.crowd._world is self:
+            stand = actor.crowd._stand(actor.index)
+            done = self._settle(stand, reach)
+            actor.crowd._store(stand)
+            return done
         if not isinstance(actor, Actor) or actor not in self._members:
             raise ValueError(f"settle: {actor!r} is not an actor in this world; call world.add(actor) first")
+        return self._settle(actor, reach)
+
+    def _settle(self, actor: Actor, reach: float | None) -> bool:
         grid = self.grid
         reach = 2.0 * grid.tile_size if reach is None else _check.size("settle", "reach", reach, zero=True)
         st = _solids.Step(grid, self.actors, self.platforms, self._roles()[0], self._hash)
@@ -390,13 +469,16 @@ class World:
         sup = _motion.find_support(grid, platforms, None, actor.x, actor.w, feet, feet + reach, False)
         actor.prev_x, actor.prev_y = actor.x, actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
-        self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
+        listed = actor._listed  # (a walker standing in is not in the hash: its crowd is)
+        if listed:
+            self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         if sup is None:
             return False
         actor.y = place_before(sup[0], actor.h)
         actor.prev_y = actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
-        self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
+        if listed:
+            self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         actor.vy = 0.0
         actor.on_ground, actor.ground = True, sup[1]
         if isinstance(actor, Character):
@@ -446,6 +528,8 @@ class World:
             for t in near(ax, ay, aw, ah):
                 if isinstance(t, Trigger) and t.senses & a.group and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
                     now.add((t, a))
+        for crowd in self.crowds:
+            now.update(crowd._sense(self.triggers))
         before = self._inside
         self._inside = now
         if not now and not before:
@@ -453,8 +537,8 @@ class World:
         order = self._sensor_order
         if order is None:
             order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
-        actor_order = {a: i for i, a in enumerate(self.actors)}
-        pairs = sorted(now | before, key=lambda p: (order[p[0]], actor_order.get(p[1], -1)))
+        rank = self._body_rank()
+        pairs = sorted(now | before, key=lambda p: (order[p[0]], rank(p[1])))
         events = []
         for pair in pairs:
             if pair in now:
@@ -463,9 +547,23 @@ class World:
                 events.append(TriggerEvent("exit", pair[0], pair[1]))
         return events
 
-    def inside(self, trigger: Trigger) -> list[Actor]:
-        """The actors overlapping ``trigger`` after the last step, in the order added."""
-        return [a for a in self.actors if (trigger, a) in self._inside]
+    def inside(self, trigger: Trigger) -> list[Actor | Walker]:
+        """The actors overlapping ``trigger`` after the last step, in the order added, then the crowds'
+        walkers (crowd by crowd, in row order)."""
+        rank = self._body_rank()
+        return sorted((a for t, a in self._inside if t is trigger), key=rank)
+
+    def _body_rank(self):
+        """A sort key putting bodies in step order: actors as added, then each crowd's walkers by row."""
+        actor_order = {a: i for i, a in enumerate(self.actors)}
+        crowd_order = {c: i for i, c in enumerate(self.crowds)}
+
+        def rank(body) -> tuple[int, int]:
+            if body.__class__ is Walker:
+                return 1 + crowd_order.get(body.crowd, -1), body.index
+            return 0, actor_order.get(body, -1)
+
+        return rank
 
     def _fall(self, a: Actor, d) -> float:
         """Gravity on a plain actor over one step: updates ``vy``, returns the step's dy (exact for constant
@@ -499,7 +597,8 @@ class World:
     def state_hash(self) -> str:
         """A hex digest of everything the next step reads: the grid, the feel, the step count, every
         actor (box, velocity, flags, ground and the platform it stands on, timers, held buttons), every
-        platform (box, path, progress), every rope particle, every trigger box and who is inside it."""
+        platform (box, path, progress), every rope particle, every trigger box and who is inside it,
+        every crowd's walkers (the same, and their directions, speeds and settings)."""
         h = hashlib.sha256(self.grid.digest())
         pack = struct.pack
         h.update(repr(self.feel).encode())
@@ -533,10 +632,15 @@ class World:
             h.update(pack("<2d", path.speed, path.wait))
             h.update(path.mode.encode())
             h.update(pack(f"<{2 * len(path.points)}d", *(v for pt in path.points for v in pt)))
+        rank = self._body_rank()
         for t in self.triggers:
             h.update(pack("<4d", *t._box))
             h.update(bytes(1 if (t, a) in self._inside else 0 for a in self.actors))
+            inside = sorted(rank(w) for t2, w in self._inside if t2 is t and w.__class__ is Walker)
+            h.update(pack(f"<{2 * len(inside)}q", *(v for pair in inside for v in pair)))
         self._rope_set.digest(h)
+        for crowd in self.crowds:
+            crowd._digest(h, which)
         return h.hexdigest()
 
     def clone(self, triggers: bool = True) -> World:
@@ -551,6 +655,9 @@ class World:
             memo[id(p.data)] = p.data
         for a in self.actors:
             memo[id(a.data)] = a.data
+        for crowd in self.crowds:
+            for w in crowd.walkers:
+                memo[id(w.data)] = w.data
         if not triggers:
             saved = (self.triggers, self._inside, self._sensor_order, self._members, self._hash)
             self.triggers, self._inside, self._sensor_order = [], set(), None

@@ -1,7 +1,7 @@
 """The walkers scene: everyone starts standing, nobody ends inside a wall, and they turn at walls and
 ledges like the game's rule says."""
 
-from benchmarks.walkers import COLS, ROWS, SIZE, SPEED, naive, per_actor, scene, turn, walker_map
+from benchmarks.walkers import COLS, ROWS, SIZE, SPEED, batch, naive, per_actor, scene, turn, walker_map
 from engine import Actor, TileGrid, World
 
 
@@ -45,8 +45,19 @@ def test_turn_at_wall_and_at_ledge():
     seen = []
     for _ in range(60):
         world.step()
-        turn([at_wall, at_ledge], dirs, grid)
+        turn(world, [at_wall, at_ledge], dirs)
         seen.append(tuple(dirs))
         assert at_ledge.y == 9 and at_ledge.on_ground  # never walks off the block
     assert seen[4][0] == 1 and seen[3][1] == 1 and seen[20][1] == -1  # turned at the wall, then at the ledge
     assert 4 < at_wall.x + at_wall.w <= 24 and 24 <= at_ledge.x  # pacing between wall/block and ledges
+
+
+def test_the_batch_steps_the_same_scene():
+    sc = scene(50)
+    step = batch(sc)
+    world = step.__self__
+    for _ in range(100):
+        step()
+    crowd = world.crowds[0]
+    assert len(crowd) == 50 and all(abs(v) == SPEED for v in crowd.vx)
+    assert not any(sc.grid.solid_overlaps(w.x, w.y, w.w, w.h) for w in crowd)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Actor, Buttons, Character, TileGrid, World
+from engine import Actor, Buttons, Character, Edges, TileGrid, World
 
 DT = 1 / 60
 
@@ -316,3 +316,14 @@ def test_contacts_record_what_the_move_touched():
     assert a.contacts[-1][:5] == ((-1, 0), "solid", None, None, 9000.0)  # the map's right wall edge
     assert a.wall is a.contacts[-1] and a.vx == 0.0
     assert a.x + a.w == g.width
+
+
+def test_a_box_off_the_open_left_side_rising_meets_no_phantom_ceiling():
+    # found by the crowd equivalence run: a box wholly left of the map rising into row 0 read the tiles at the end of
+    # the grid (a slice from 0 to a negative stop) and stopped at a ceiling that is not there
+    grid = TileGrid.from_ascii("....\n#...\n####", tile_size=16, edges=Edges(False, False, False, True))
+    world = World(grid)
+    a = world.add(Actor(-77.0, 16.5, 10.0, 14.0, gravity_scale=-1.0))
+    a.vy = -100.0
+    world.step()
+    assert a.y < 16.0 and a.contacts == []

@@ -1,0 +1,937 @@
+"""Crowd: many simple walkers moved as one numpy batch, exactly as the per-actor path moves them.
+
+A walker is a plain actor (gravity, ground snap) that walks at its ``speed`` and turns round at walls
+and, if asked, at ledges: the rule :func:`walk` applies to one ``Actor`` after a step. A ``Crowd`` holds
+thousands of them as a structure of arrays and steps them inside ``World.step`` with the same Y-then-X
+passes, mirrored in numpy (``_batch.py``), so every position is bit-identical to what ``World`` and
+``walk`` give the same walkers as separate actors. Walkers that could meet a platform or a solid actor
+this step, or that need moving out of solid geometry, take the per-actor path (``_motion.py``) as stand-in
+actors; so do the few whose step hits a wall or a ceiling or lands (their contacts and events come from
+the per-actor path itself). Walkers take part in touches (``group`` / ``touches``, with actors) and
+trigger events like actors, after them.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import numpy as np
+
+from . import _batch, _check, _motion
+from ._motion import EPS
+from .bodies import Actor, Contact, Ground, Touch, Trigger, _scale
+from .geometry import overlaps
+from ._touches import _SIDE, side
+from .tiles import EMPTY
+
+__all__ = ["Crowd", "Walker", "walk"]
+
+PROBE = 0.5  # px ahead of the leading foot and below the feet where walk() looks for ground
+_LATER = -2  # Walker hit_y_col: the floor's tile is looked up when read
+_ONE_BY_ONE = 30  # walkers: at most this many needing the full passes take the per-actor path instead
+
+
+# -- the rule, for one actor -------------------------------------------------------------------------------
+def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True) -> int:
+    """After a step: turn ``actor`` round if its own move hit something sideways (a wall, a slope face, a
+    platform's side, the map's edge) or, with ``ledges``, if it stands and there is no ground just ahead
+    of its leading foot; then set ``vx`` to walk on at ``speed`` px/s. Returns the direction (+1 right,
+    -1 left) to pass in next time. A ``Crowd`` applies the same rule to each of its walkers.
+
+    "Ground ahead" is a tile that is not empty, a walled side of the map, a platform or a solid actor at
+    the point ``PROBE`` px ahead of the leading foot and ``PROBE`` px below the feet: a walker turns
+    before it would step off, as long as it moves less than its width in a step.
+    """
+    d = direction
+    if any(c.normal[0] for c in actor.contacts):
+        d = -d
+    elif ledges and actor.on_ground and not _ground_ahead(world.grid, world.platforms, actor.x, actor.y, actor.w,
+                                                          actor.h, d, world._hash if world._crates else None):
+        d = -d
+    actor.vx = d * speed
+    return d
+
+
+def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: int, space=None) -> bool:
+    px = x + w + PROBE if d > 0 else x - PROBE
+    feet = y + h
+    py = feet + PROBE
+    ts = grid.tile_size
+    col, row = math.floor(px / ts), math.floor(py / ts)
+    if 0 <= col < grid.cols and 0 <= row < grid.rows:
+        if grid._k[row * grid.cols + col] != EMPTY:
+            return True
+    elif _beyond_wall(grid.edges, col, row, grid.cols, grid.rows):
+        return True
+    for p in platforms:
+        if p.x <= px <= p.x + p.w and p.y - EPS <= py and feet - EPS <= p.y + p.h:
+            return True
+    if space is not None:  # solid actors (crates), when the world has any: through its spatial hash
+        for p in space.query(px - 1.0, feet - 1.0, 2.0, py - feet + 2.0):
+            if isinstance(p, Actor) and p.solid and p.x <= px <= p.x + p.w and p.y - EPS <= py \
+                    and feet - EPS <= p.y + p.h:
+                return True
+    return False
+
+
+def _beyond_wall(edges, col, row, cols, rows):
+    """Is tile (col, row), outside the map, beyond a walled side? (Works on numbers and on arrays.)"""
+    return ((col < 0) & edges.left) | ((col >= cols) & edges.right) | ((row < 0) & edges.top) \
+        | ((row >= rows) & edges.bottom)
+
+
+# -- the batch -------------------------------------------------------------------------------------------------
+# name -> (dtype, default): one array each, ``capacity`` long, the first ``len(crowd)`` in use
+_FIELDS = {
+    "x": (np.float64, 0.0), "y": (np.float64, 0.0), "w": (np.float64, 1.0), "h": (np.float64, 1.0),
+    "vx": (np.float64, 0.0), "vy": (np.float64, 0.0), "prev_x": (np.float64, 0.0), "prev_y": (np.float64, 0.0),
+    "speed": (np.float64, 0.0), "direction": (np.int8, 1), "ledges": (bool, True), "gravity_scale": (np.float64, 1.0),
+    "snap": (bool, True), "on_ground": (bool, False), "squished": (bool, False),
+    "group": (np.uint64, 1), "touches": (np.uint64, 0),
+    "ground_kind": (np.int8, -1), "ground_one_way": (bool, False), "ground_platform": (object, None),
+    # the contacts of the last step's own move: normal (y: -1 floor, 1 ceiling; x: -1 / 1; 0 none), kind code
+    "hit_y": (np.int8, 0), "hit_y_kind": (np.int8, -1), "hit_y_other": (object, None),
+    "hit_x": (np.int8, 0), "hit_x_kind": (np.int8, -1), "hit_x_other": (object, None),
+    # ... the tile each hit (column -1: none; -2: a floor the batch met, looked up when read from the top it
+    # stood on and the y where the Y pass left it, at x = prev_x) and the velocity (px/s) just before it
+    "hit_y_col": (np.int64, -1), "hit_y_row": (np.int64, -1), "hit_y_top": (np.float64, np.nan),
+    "hit_y_at": (np.float64, np.nan), "hit_y_vx": (np.float64, 0.0),
+    "hit_y_vy": (np.float64, 0.0), "hit_x_col": (np.int64, -1), "hit_x_row": (np.int64, -1),
+    "hit_x_vx": (np.float64, 0.0), "hit_x_vy": (np.float64, 0.0),
+    # the box the engine last saw free of solids (NaN: check it at the next step)
+    "clear_x": (np.float64, np.nan), "clear_y": (np.float64, np.nan), "clear_w": (np.float64, np.nan),
+    "clear_h": (np.float64, np.nan),
+    # a cache, not state: the x range (for this y) of the flat stretch the walker is on, where a step only
+    # moves it along (see _batch.runway); run_y NaN: none known
+    "run_lo": (np.float64, np.nan), "run_hi": (np.float64, np.nan), "run_y": (np.float64, np.nan),
+    "run_kind": (np.int8, -1),
+}
+CACHE = ("run_lo", "run_hi", "run_y", "run_kind")
+STATE = tuple(k for k in _FIELDS if k not in CACHE)  # what snapshots copy
+_STAND_FLOATS = ("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y")
+_STAND_FLAGS = ("on_ground", "squished", "snap")
+_UNREAD = ()  # a stand-in's contacts before its move sets them
+_HASHED = tuple(k for k in STATE if _FIELDS[k][0] is not object and not k.startswith("clear"))
+
+
+class Walker:
+    """One walker of a :class:`Crowd` (what ``crowd.add`` returns): reads and writes its row of the
+    crowd's arrays. ``index`` is its row now (it moves down when a walker before it is removed)."""
+
+    __slots__ = ("crowd", "data", "index", "name")
+    solid = bullet = False  # (a walker is neither; read where actors are)
+    bounce = 0.0
+    # read as an Actor's (they only read x, y, w, h, prev_x, prev_y, contacts)
+    wall, ceiling, floor, rect, feet, interpolated = (Actor.wall, Actor.ceiling, Actor.floor, Actor.rect, Actor.feet,
+                                                      Actor.interpolated)
+
+    def __init__(self, crowd: Crowd, index: int, name: str, data):
+        self.crowd, self.index, self.name, self.data = crowd, index, name, data
+
+    def _row(self) -> int:
+        if self.index < 0:
+            raise ValueError(f"{self!r} was removed from its crowd")
+        return self.index
+
+    def _get(self, name):
+        return self.crowd._a[name][self._row()].item()
+
+    def _set(self, name, value) -> None:
+        self.crowd._a[name][self._row()] = value
+
+    @property
+    def ground(self) -> Ground | None:
+        i, a = self._row(), self.crowd._a
+        k = int(a["ground_kind"][i])
+        return None if k < 0 else Ground(_batch.KINDS[k], a["ground_platform"][i], bool(a["ground_one_way"][i]))
+
+    @property
+    def contacts(self) -> list[Contact]:
+        """What the last step's own move touched, the Y pass first (as ``Actor.contacts``)."""
+        i, a = self._row(), self.crowd._a
+        out = []
+        for axis in ("y", "x"):
+            n = int(a["hit_" + axis][i])
+            if n:
+                normal = (0, n) if axis == "y" else (n, 0)
+                col = int(a[f"hit_{axis}_col"][i])
+                if col == _LATER:
+                    tile = self._floor_tile(i)
+                else:
+                    tile = None if col < 0 else (col, int(a[f"hit_{axis}_row"][i]))
+                out.append(Contact(normal, _batch.KINDS[a[f"hit_{axis}_kind"][i]], a[f"hit_{axis}_other"][i], tile,
+                                   a[f"hit_{axis}_vx"][i].item(), a[f"hit_{axis}_vy"][i].item()))
+        return out
+
+    def _floor_tile(self, i: int):
+        """The tile of the floor the batch set walker ``i`` down on (``_motion._support_tile``)."""
+        crowd, a = self.crowd, self.crowd._a
+        grid = crowd._world.grid if crowd._world is not None else None
+        if grid is None:
+            return None
+        box = _batch._Box(a["prev_x"].item(i), a["hit_y_at"].item(i), a["w"].item(i), a["h"].item(i))
+        return _motion._support_tile(grid, box, a["hit_y_top"].item(i), _batch.KINDS[a["hit_y_kind"][i]])
+
+    def teleport(self, x: float, y: float) -> None:
+        """Put the walker somewhere at rest, without interpolation smear (as ``Actor.teleport``)."""
+        owner = "Walker.teleport"
+        x, y = _check.number(owner, "x", x), _check.number(owner, "y", y)
+        i, a = self._row(), self.crowd._a
+        a["x"][i] = a["prev_x"][i] = x
+        a["y"][i] = a["prev_y"][i] = y
+        a["vx"][i] = a["vy"][i] = 0.0
+        a["on_ground"][i] = a["squished"][i] = False
+        self.crowd._no_ground(i)
+
+    def __repr__(self) -> str:
+        if self.index < 0:
+            return f"Walker({self.name or ''} removed)"
+        return f"Walker({self.name or ''} #{self.index} x={self.x:.3f} y={self.y:.3f} w={self.w:g} h={self.h:g})"
+
+
+def _walker_field(name: str, check=None):
+    def get(self):
+        return self._get(name)
+
+    def set_(self, value):
+        self._set(name, check(f"Walker.{name}", value) if check else value)
+
+    return property(get, set_ if check else None)
+
+
+def _number(owner, value, name="value"):
+    return _check.number(owner, name, value)
+
+
+def _size(owner, value):
+    return _check.size(owner, "size", value)
+
+
+def _speed(owner, value):
+    return _check.size(owner, "speed", value, zero=True, unit="px/s")
+
+
+def _direction(owner, value):
+    if value not in (1, -1) or isinstance(value, bool):
+        raise ValueError(f"{owner}: direction must be 1 (right) or -1 (left), got {value!r}")
+    return int(value)
+
+
+def _velocity(owner, value):
+    return _check.number(owner, "velocity", value, "px/s")
+
+
+def _flag(owner, value):
+    return _check.flag(owner, "flag", value)
+
+
+def _mask(owner, value):
+    return _check.mask(owner, "mask", value)
+
+
+for _name, _chk in (("x", _number), ("y", _number), ("w", _size), ("h", _size), ("vx", _velocity),
+                    ("vy", _velocity), ("speed", _speed), ("direction", _direction), ("ledges", _flag),
+                    ("gravity_scale", lambda owner, v: _scale(owner, v, None)), ("snap", _flag), ("group", _mask),
+                    ("touches", _mask), ("prev_x", None),
+                    ("prev_y", None), ("on_ground", None), ("squished", None)):
+    setattr(Walker, _name, _walker_field(_name, _chk))
+Walker.gravity = property(lambda self: self.gravity_scale != 0.0,
+                          lambda self, on: self._set("gravity_scale", _scale("Walker", None, on)),
+                          doc="On/off view of gravity_scale: True unless it is 0; setting it makes the scale 1 or 0.")
+
+
+def _column(name: str, doc: str):
+    def get(self):
+        return self._a[name][:self._n]
+
+    return property(get, doc=doc)
+
+
+_COLUMNS = {  # the arrays a game reads (and may write): name -> what it holds
+    "x": "px, left edges", "y": "px, top edges", "w": "px, widths", "h": "px, heights",
+    "vx": "px/s (the walking rule sets it every step)", "vy": "px/s, positive is down",
+    "prev_x": "px, x before the last step (for interpolation)", "prev_y": "px, y before the last step",
+    "speed": "px/s, walking speed", "direction": "+1 right, -1 left", "ledges": "turns round at ledges",
+    "gravity_scale": "times the feel's gravity (1 normal, 0 none, negative pulls up)",
+    "snap": "follows the ground down slopes and steps", "on_ground": "stands after the last step",
+    "squished": "crushed in the last step",
+    "group": "bit mask: the groups it is in (uint64)", "touches": "bit mask: the groups it reports touching (uint64)",
+}
+
+
+class _Stand(Actor):
+    """A walker as a plain Actor for one step of the per-actor path (near platforms, out of solids)."""
+
+    __slots__ = ("walker",)
+    _listed = False  # (its crowd is listed, not the stand-in)
+
+
+class Crowd:
+    """Many walkers stepped as one batch by the world they are added to (``world.add(crowd)``).
+
+    ``crowd.x``, ``crowd.y``, ``crowd.vx`` ... are numpy arrays, one row per walker in the order added
+    (views: write into them to move walkers by hand; the next step checks those for solid geometry like
+    a teleported actor). See engine/README.md, "Crowds of walkers".
+    """
+
+    def __init__(self, name: str = ""):
+        self.name = _check.text("Crowd", "name", name)
+        self._n = 0
+        self._a = {k: np.full(16, default, dtype) for k, (dtype, default) in _FIELDS.items()}
+        self.walkers: list[Walker] = []
+        self._world = None
+        self._stands: list[_Stand] = []  # this step's walkers on the per-actor path
+        self._runways = None  # the Tables the runways were found on
+        self._trigger_key, self._trigger_index = None, None  # (Trigger.moves, the triggers): their index
+
+    # -- membership ------------------------------------------------------------------------------------
+    def add(self, x: float, y: float, w: float, h: float, *, speed: float = 40.0, direction: int = 1,
+            ledges: bool = True, gravity_scale: float | None = None, gravity: bool | None = None, snap: bool = True,
+            group: int = 1, touches: int = 0, name: str = "", data=None) -> Walker:
+        """A walker with its top-left at (x, y), w x h px, walking at ``speed`` px/s toward ``direction``
+        (+1 right, -1 left); ``ledges``: turns round where the ground ends (else walks off);
+        ``gravity_scale`` (or its on/off alias ``gravity``), ``snap``, ``group``, ``touches``: as for an
+        ``Actor``. Returns its :class:`Walker`."""
+        owner = "Crowd.add"
+        values = {"x": _check.number(owner, "x", x), "y": _check.number(owner, "y", y),
+                  "w": _check.size(owner, "w", w), "h": _check.size(owner, "h", h),
+                  "speed": _check.size(owner, "speed", speed, zero=True, unit="px/s"),
+                  "direction": _direction(owner, direction), "ledges": _check.flag(owner, "ledges", ledges),
+                  "gravity_scale": _scale(owner, gravity_scale, gravity), "snap": _check.flag(owner, "snap", snap),
+                  "group": _check.mask(owner, "group", group), "touches": _check.mask(owner, "touches", touches)}
+        name = _check.text(owner, "name", name)
+        i = self._n
+        if i == len(self._a["x"]):
+            for k, arr in self._a.items():
+                grown = np.full(2 * i, _FIELDS[k][1], arr.dtype)
+                grown[:i] = arr
+                self._a[k] = grown
+        for k, (_dtype, default) in _FIELDS.items():
+            self._a[k][i] = default
+        for k, v in values.items():
+            self._a[k][i] = v
+        a = self._a
+        a["prev_x"][i], a["prev_y"][i] = values["x"], values["y"]
+        a["vx"][i] = values["direction"] * values["speed"]
+        self._n = i + 1
+        walker = Walker(self, i, name, data)
+        self.walkers.append(walker)
+        return walker
+
+    def remove(self, walker: Walker) -> None:
+        """Take a walker out (the walkers after it move up a row; their handles follow)."""
+        if not isinstance(walker, Walker) or walker.crowd is not self or walker.index < 0:
+            raise ValueError(f"{walker!r} is not in this crowd")
+        i, n = walker.index, self._n
+        for arr in self._a.values():
+            arr[i:n - 1] = arr[i + 1:n]
+            arr[n - 1] = None if arr.dtype == object else arr[n - 1]
+        del self.walkers[i]
+        for later in self.walkers[i:]:
+            later.index -= 1
+        if self._world is not None:  # it leaves its triggers silently, as a removed actor does
+            self._world._inside = {pair for pair in self._world._inside if pair[1] is not walker}
+        walker.index = -1
+        self._n = n - 1
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __iter__(self):
+        return iter(list(self.walkers))
+
+    def __getitem__(self, i: int) -> Walker:
+        return self.walkers[i]
+
+    def __repr__(self) -> str:
+        return f"Crowd({self.name!r}, {self._n} walkers)"
+
+    def interpolated(self, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+        """Every walker's position to draw: lerp(previous, current, alpha), as two arrays."""
+        n, a = self._n, self._a
+        px, py = a["prev_x"][:n], a["prev_y"][:n]
+        return px + (a["x"][:n] - px) * alpha, py + (a["y"][:n] - py) * alpha
+
+    # -- triggers ----------------------------------------------------------------------------------------
+    def _sense(self, triggers: list) -> list:
+        """The (trigger, walker) pairs overlapping now: walkers with a corner in a cell (``_CELL`` px)
+        holding a trigger are found all at once, then each is tested exactly as an actor is."""
+        n = self._n
+        if not n or not triggers:
+            return []
+        key = (Trigger.moves, tuple(triggers))
+        if self._trigger_key != key:
+            self._trigger_key, self._trigger_index = key, _TriggerIndex(triggers)
+        index = self._trigger_index
+        a = self._a
+        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
+        near = index.candidates(x, y, w, h)
+        pairs = []
+        for i in np.flatnonzero(near).tolist():
+            walker = self.walkers[i]
+            bx, by, bw, bh = a["x"].item(i), a["y"].item(i), a["w"].item(i), a["h"].item(i)
+            pairs += [(t, walker) for t in index.near(bx, by, bw, bh) if overlaps(bx, by, bw, bh, t.x, t.y, t.w, t.h)]
+        return pairs
+
+    # -- touches (World.step, _touches.py) ---------------------------------------------------------------
+    def _in_box(self, x: float, y: float, w: float, h: float, mask: int | None = None) -> list:
+        """The walkers strictly overlapping the box (with ``mask``: only those in one of its groups), in row
+        order."""
+        n, a = self._n, self._a
+        if not n:
+            return []
+        wx, wy = a["x"][:n], a["y"][:n]
+        hit = (wx < x + w) & (x < wx + a["w"][:n]) & (wy < y + h) & (y < wy + a["h"][:n])
+        if mask is not None:
+            hit &= (a["group"][:n] & np.uint64(mask)) != 0
+        return [self.walkers[i] for i in np.flatnonzero(hit).tolist()]
+
+    def _holding(self, x: float, y: float) -> list:
+        """The walkers holding the point (left and top edges in, right and bottom out: ``query_point``)."""
+        n, a = self._n, self._a
+        if not n:
+            return []
+        wx, wy = a["x"][:n], a["y"][:n]
+        hit = (wx <= x) & (x < wx + a["w"][:n]) & (wy <= y) & (y < wy + a["h"][:n])
+        return [self.walkers[i] for i in np.flatnonzero(hit).tolist()]
+
+    def _touch(self, actors, space, few: int) -> list:
+        """The touches of the walkers that touch a group, in row order, each as an actor's (``_touches.find``):
+        the solid actors its own move ran into, then the actors it overlaps, as added. Walkers never report
+        other walkers."""
+        n, a = self._n, self._a
+        if not n or not actors:
+            return []
+        masks = a["touches"][:n]
+        who = np.flatnonzero(masks)
+        if not who.size:
+            return []
+        wanted = int(np.bitwise_or.reduce(masks[who]))
+        near = [b for b in actors if b.group & wanted]
+        if not near:
+            return []
+        hits: dict[int, list] = {}  # row -> the actors it touches, in order
+        sides: dict[int, list] = {}  # row -> the sides of the first of those (from its contacts)
+        for k in np.flatnonzero((a["hit_y_kind"][who] == _batch.R_ACTOR) | (a["hit_x_kind"][who] == _batch.R_ACTOR)):
+            i = int(who[k])
+            walker, mask = self.walkers[i], int(masks[i])
+            for c in walker.contacts:
+                o = c.other
+                if c.kind == "actor" and mask & o.group and o not in hits.setdefault(i, []):
+                    hits[i].append(o)
+                    sides.setdefault(i, []).append(_SIDE[c.normal])
+        x, y, w, h, m = a["x"][who], a["y"][who], a["w"][who], a["h"][who], masks[who]
+        if len(near) <= few:
+            for b in near:  # (in the order added)
+                bx, by = b.x, b.y
+                hit = (x < bx + b.w) & (bx < x + w) & (y < by + b.h) & (by < y + h) & ((m & np.uint64(b.group)) != 0)
+                for k in np.flatnonzero(hit).tolist():
+                    found = hits.setdefault(int(who[k]), [])
+                    if b not in found:
+                        found.append(b)
+        else:  # many actors: each walker asks the broadphase (in the order added)
+            for k in range(len(who)):
+                i = int(who[k])
+                wx, wy, ww, wh, mask = x.item(k), y.item(k), w.item(k), h.item(k), int(m[k])
+                for b in space.query(wx, wy, ww, wh):
+                    if isinstance(b, Actor) and mask & b.group and wx < b.x + b.w and b.x < wx + ww \
+                            and wy < b.y + b.h and b.y < wy + wh:
+                        found = hits.setdefault(i, [])
+                        if b not in found:
+                            found.append(b)
+        out = []
+        for i in sorted(hits):
+            walker, first = self.walkers[i], sides.get(i, ())
+            out += [Touch(walker, b, first[j] if j < len(first) else side(walker, b)) for j, b in enumerate(hits[i])]
+        return out
+
+    # -- state (snapshots, hashes) ----------------------------------------------------------------------
+    def _state(self) -> tuple:
+        """Every walker's row (copies) and who the walkers are: what a snapshot keeps."""
+        n = self._n
+        return n, tuple(self.walkers), {k: self._a[k][:n].copy() for k in STATE}
+
+    def _put_state(self, state) -> None:
+        n, walkers, arrays = state
+        for w in self.walkers:
+            w.index = -1  # (those still here get their row back below)
+        if len(self._a["x"]) < n:
+            self._a = {k: np.full(max(16, n), d, t) for k, (t, d) in _FIELDS.items()}
+        for k, arr in arrays.items():
+            self._a[k][:n] = arr
+        for k in CACHE:
+            self._a[k][:n] = _FIELDS[k][1]
+        self._n = n
+        self.walkers[:] = walkers
+        for i, w in enumerate(walkers):
+            w.index = i
+
+    def _digest(self, h, platform_index) -> None:
+        """Feed everything the next step reads into the hash ``h`` (platforms by their index)."""
+        n, a = self._n, self._a
+        h.update(struct.pack("<q", n))
+        for k in _HASHED:
+            h.update(np.ascontiguousarray(a[k][:n]).tobytes())
+        for k in ("ground_platform", "hit_y_other", "hit_x_other"):
+            h.update(np.array([platform_index(p) for p in a[k][:n]], np.int64).tobytes())
+
+    def _recheck(self, grid, changes) -> None:
+        """Tiles were edited (``changes``: their (col, row), or None for all): walkers overlapping one (and,
+        to be sure, those within a tile of one) are checked at the next step like a teleported actor."""
+        n, a = self._n, self._a
+        if not n:
+            return
+        if changes is None:
+            a["clear_x"][:n] = np.nan
+            return
+        ts = grid.tile_size
+        edited = np.zeros((grid.rows + 1, grid.cols + 1), np.int32)
+        for c, r in changes:
+            edited[r + 1, c + 1] = 1
+        edited = edited.cumsum(axis=0).cumsum(axis=1).ravel()
+        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
+        c0, c1 = np.floor(x / ts).astype(np.int64) - 1, np.ceil((x + w) / ts).astype(np.int64) + 1
+        r0, r1 = np.floor(y / ts).astype(np.int64) - 1, np.ceil((y + h) / ts).astype(np.int64) + 1
+        c0, c1 = np.clip(c0, 0, grid.cols), np.clip(c1, 0, grid.cols)
+        r0, r1 = np.clip(r0, 0, grid.rows), np.clip(r1, 0, grid.rows)
+        span = grid.cols + 1
+        hit = edited[r1 * span + c1] - edited[r0 * span + c1] - edited[r1 * span + c0] + edited[r0 * span + c0] > 0
+        a["clear_x"][:n][hit] = np.nan
+
+    def _forget(self, platform) -> None:
+        """A platform left the world: nobody stands on it any more."""
+        a, n = self._a, self._n
+        for i in np.flatnonzero(a["ground_platform"][:n] == np.array(platform, dtype=object)).tolist():
+            a["on_ground"][i] = False
+            self._no_ground(i)
+
+    def _no_ground(self, i) -> None:
+        a = self._a
+        a["ground_kind"][i] = -1
+        a["ground_one_way"][i] = False
+        a["ground_platform"][i] = None
+
+    # -- the step (called by World.step) ---------------------------------------------------------------
+    def _begin(self, world, stale: bool, st) -> None:
+        """Phase 1 for the crowd: previous positions; walkers not where the engine left them are checked
+        for solid geometry (as ``World._unstick``); those near a platform or a solid actor this step become
+        stand-ins. ``st``: the world's step (``_solids.Step``)."""
+        n = self._n
+        self._stands = []
+        if not n:
+            return
+        a = self._a
+        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
+        a["prev_x"][:n] = x
+        a["prev_y"][:n] = y
+        a["squished"][:n] = False
+        check = np.ones(n, bool) if stale else \
+            (x != a["clear_x"][:n]) | (y != a["clear_y"][:n]) | (w != a["clear_w"][:n]) | (h != a["clear_h"][:n])
+        stand = np.zeros(n, bool)
+        idx = np.flatnonzero(check)
+        if idx.size:
+            a["run_y"][idx] = np.nan  # (moved or resized by hand)
+            self._check_numbers(idx)
+            free = _batch.box_free(world._tables(), x[idx], y[idx], w[idx], h[idx])
+            for p in st.solids:
+                if not p.one_way:
+                    xi, yi = x[idx], y[idx]
+                    free &= ~((p.x < xi + w[idx]) & (xi < p.x + p.w) & (p.y < yi + h[idx]) & (yi < p.y + p.h))
+            ok = idx[free]
+            a["clear_x"][ok], a["clear_y"][ok], a["clear_w"][ok], a["clear_h"][ok] = x[ok], y[ok], w[ok], h[ok]
+            stand[idx[~free]] = True
+            a["clear_x"][idx[~free]] = np.nan  # (moved out below, as World._unstick moves an actor)
+        if st.solids:
+            stand |= self._near_solids(world, st.solids)
+        for i in np.flatnonzero(stand).tolist():
+            self._stands.append(self._stand(i))
+        for s in self._stands:
+            if check[s.walker.index] and s._clear is None:
+                world._unstick(s, st)
+
+    def _check_numbers(self, idx) -> None:
+        a = self._a
+        for name in ("x", "y", "w", "h"):
+            v = a[name][idx]
+            bad = ~np.isfinite(v) | ((v <= 0) if name in "wh" else False)
+            if bad.any():
+                walker = self.walkers[int(idx[np.argmax(bad)])]
+                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
+                raise ValueError(f"{walker!r}: {name} must be {what}, got {v[np.argmax(bad)].item()!r}; set it "
+                                 f"(or use walker.teleport(x, y))")
+
+    def _near_solids(self, world, solids) -> np.ndarray:
+        """Walkers whose step could touch a platform or a solid actor: within its reach this step (a
+        platform's path speed; a solid actor's own speed, the fastest platform's that may carry it, and a
+        fall) plus the walker's own (its move, snap, step-up and climb) of its box."""
+        n, a, d = self._n, self._a, world._derived
+        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
+        vy = np.abs(a["vy"][:n])
+        fall = world.feel.fall.max_speed + d.fall_gravity * d.dt
+        reach = (np.abs(a["vx"][:n]) + 2.0 * vy + fall) * d.dt + w + h + 2.0 * world.grid.tile_size + 2.0
+        # a solid actor moves itself, rides a platform or is pushed by another: the fastest of all of them
+        crates = [p for p in solids if isinstance(p, Actor)]
+        pace = (max((p.path.speed for p in world.platforms), default=0.0)
+                + max((abs(p.vx) + abs(p.vy) for p in crates), default=0.0) + fall) * d.dt
+        big = max((p.w + p.h for p in crates), default=0.0) + world.grid.tile_size
+        near = np.zeros(n, bool)
+        for p in solids:
+            if isinstance(p, Actor):
+                r = reach + pace + big
+            else:
+                r = reach + p.path.speed * d.dt
+            near |= (p.x - r <= x + w) & (x <= p.x + p.w + r) & (p.y - r <= y + h) & (y <= p.y + p.h + r)
+        return near
+
+    def _stand(self, i: int) -> _Stand:
+        """Walker ``i`` as a plain Actor (its state copied in)."""
+        a = self._a
+        s = _Stand.__new__(_Stand)
+        walker = self.walkers[i]
+        s.walker, s.name = walker, walker.name
+        s.x, s.y, s.w, s.h, s.vx, s.vy, s.prev_x, s.prev_y = [a[k].item(i) for k in _STAND_FLOATS]
+        s.on_ground, s.squished, s.snap = [a[k].item(i) for k in _STAND_FLAGS]
+        s._gravity_scale, s.data, s._world = a["gravity_scale"].item(i), walker.data, None
+        s.solid = s.bullet = False
+        s.bounce = 0.0
+        s.group, s.touches = int(a["group"][i]), int(a["touches"][i])
+        kind = a["ground_kind"].item(i)
+        s.ground = None if kind < 0 else Ground(_batch.KINDS[kind], a["ground_platform"][i],
+                                                a["ground_one_way"].item(i))
+        s.contacts = _UNREAD  # (every path that reads contacts sets them first; settle keeps them)
+        s.drop_platform = None
+        box = (s.x, s.y, s.w, s.h)
+        s._clear = box if (a["clear_x"].item(i), a["clear_y"].item(i), a["clear_w"].item(i),
+                           a["clear_h"].item(i)) == box else None
+        return s
+
+    def _store(self, s: _Stand) -> None:
+        """Write a stand-in's state back into its walker's row."""
+        i, a = s.walker.index, self._a
+        for k, v in zip(_STAND_FLOATS, (s.x, s.y, s.w, s.h, s.vx, s.vy, s.prev_x, s.prev_y), strict=True):
+            a[k][i] = v
+        a["on_ground"][i], a["squished"][i] = s.on_ground, s.squished
+        if s._clear is None:
+            a["clear_x"][i] = np.nan
+        else:
+            a["clear_x"][i], a["clear_y"][i], a["clear_w"][i], a["clear_h"][i] = s._clear
+        g = s.ground
+        if g is None:
+            self._no_ground(i)
+        else:
+            a["ground_kind"][i] = _batch.KINDS.index(g.kind)
+            a["ground_one_way"][i], a["ground_platform"][i] = g.one_way, g.platform
+        if s.contacts is _UNREAD:
+            return
+        a["hit_y"][i] = a["hit_x"][i] = 0
+        a["hit_y_kind"][i] = a["hit_x_kind"][i] = -1
+        a["hit_y_other"][i] = a["hit_x_other"][i] = None
+        for c in s.contacts:
+            axis = "x" if c.normal[0] else "y"
+            a["hit_" + axis][i] = c.normal[0] or c.normal[1]
+            a[f"hit_{axis}_kind"][i] = _batch.KINDS.index(c.kind)
+            a[f"hit_{axis}_other"][i] = c.other
+            a[f"hit_{axis}_col"][i], a[f"hit_{axis}_row"][i] = (-1, -1) if c.tile is None else c.tile
+            a[f"hit_{axis}_vx"][i], a[f"hit_{axis}_vy"][i] = c.vx, c.vy
+
+    def _move(self, world, d, st) -> None:
+        """Phase 3 for the crowd: the stand-ins through the per-actor path, everyone else as one batch;
+        then every walker's walking rule. Their events go to ``st.events`` in row order."""
+        n = self._n
+        if not n:
+            return
+        events = []
+        for s in self._stands:
+            self._one(world, d, st, s, events)
+        if len(self._stands) < n:
+            if self._stands:
+                batch = np.ones(n, bool)
+                batch[[s.walker.index for s in self._stands]] = False
+                idx = np.flatnonzero(batch)
+            else:
+                idx = slice(0, n)
+            self._step_batch(world, d, st, idx, events)
+        if events:
+            if self._stands:
+                events.sort(key=lambda e: e.actor.walker.index)
+            st.events += events
+
+    def _one(self, world, d, st, s: _Stand, events: list) -> None:
+        """One walker through the per-actor path as the stand-in ``s``: ``World._move_plain``, its events
+        (as ``World.step`` notes them), ``walk``; then stored back in its row."""
+        a, i = self._a, s.walker.index
+        if s.squished:
+            s.contacts = []
+        else:
+            _finite_velocity(s.walker, s.vx, s.vy)
+            was_grounded = s.on_ground
+            world._move_plain(s, d, st.around(s, d.dt) if st.crates else world.platforms)
+            s._clear = (s.x, s.y, s.w, s.h)
+            hits = s.contacts
+            if (s.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
+                world._note(s, was_grounded, events)
+        a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]))
+        self._store(s)
+
+    def _step_batch(self, world, d, st, idx, events) -> None:
+        """``World._move_plain`` (gravity, the Y pass, the X pass, the ground snap) and ``walk`` for the
+        walkers ``idx``, none of them near a platform or a solid actor. Cheapest first: walkers on a runway
+        (a stretch of flat ground known to hold nothing in their way) only move along it; walkers on flat
+        ground or a slope with nothing in the way take one short pass; the rest go through the mirrored
+        passes (or, when only a few, the per-actor path), and those whose step hits a wall or a ceiling or
+        lands through the per-actor path (their contacts and events are its own)."""
+        a, T = self._a, world._tables()
+        if self._runways is not T:  # the grid changed: every runway is unknown
+            a["run_y"][:] = np.nan
+            self._runways = T
+        x, y, vx, vy = a["x"][idx], a["y"][idx], a["vx"][idx], a["vy"][idx]
+        if not np.isfinite(vx + vy).all():
+            bad = ~np.isfinite(vx) | ~np.isfinite(vy)
+            k = int(np.argmax(bad))
+            _finite_velocity(self.walkers[int(np.arange(self._n)[idx][k])], vx[k], vy[k])
+        dt = d.dt
+        # gravity, integrated over the step (World._fall: pulled up, the same mirrored)
+        scale, top = a["gravity_scale"][idx], world.feel.fall.max_speed
+        vy_new = np.where(scale > 0.0, np.minimum(vy + np.where(vy < 0.0, d.gravity, d.fall_gravity) * scale * dt, top),
+                          np.where(scale < 0.0,
+                                   np.maximum(vy + np.where(vy > 0.0, d.gravity, d.fall_gravity) * scale * dt, -top),
+                                   vy))
+        dy = (vy + vy_new) * 0.5 * dt
+        tx = x + vx * dt
+        rows = np.arange(self._n)[idx]
+        lo, hi = a["run_lo"][idx], a["run_hi"][idx]
+        on_runway = (y == a["run_y"][idx]) & (x >= lo) & (x <= hi) & (tx >= lo) & (tx <= hi) & (y + dy > y)
+        run = rows[on_runway]
+        if run.size:  # nothing to meet, no ledge to see: only x moves (and the step's records)
+            ry, rw, rh = y[on_runway], a["w"][run], a["h"][run]
+            kind = a["run_kind"][run]
+            self._floor(run, ry, np.rint((ry + rh) / T.ts) * T.ts, kind, vx[on_runway], vy_new[on_runway])
+            a["x"][run] = a["clear_x"][run] = tx[on_runway]
+            a["vx"][run] = a["direction"][run] * a["speed"][run]
+            a["vy"][run] = 0.0
+            a["on_ground"][run] = True
+            a["ground_kind"][run] = kind
+            a["ground_one_way"][run] = kind == _batch.R_ONE_WAY
+            a["hit_x"][run] = 0
+            a["clear_y"][run] = ry
+            a["clear_w"][run], a["clear_h"][run] = rw, rh
+        if run.size < rows.size:
+            rest = ~on_runway
+            self._step_lanes(world, d, st, T, rows[rest], tx[rest], vy_new[rest], dy[rest], events)
+
+    def _floor(self, rows, y, top, kind, vx, vy) -> None:
+        """Record a floor contact (the Y pass's) for the walkers ``rows``: left at ``y`` (x unchanged) on
+        ``top`` of a floor of ``kind``, moving at ``(vx, vy)`` just before."""
+        a = self._a
+        a["hit_y"][rows] = -1
+        a["hit_y_kind"][rows] = kind
+        a["hit_y_other"][rows] = None
+        a["hit_y_col"][rows] = _LATER  # (most are never read: Walker.contacts looks the tile up)
+        a["hit_y_top"][rows], a["hit_y_at"][rows] = top, y
+        a["hit_y_vx"][rows], a["hit_y_vy"][rows] = vx, vy
+
+    def _step_lanes(self, world, d, st, T, rows, tx, vy_new, dy, events) -> None:
+        """The walkers ``rows`` not on a runway (see ``_step_batch``)."""
+        a = self._a
+        m = len(rows)
+        x, y, w, h = a["x"][rows], a["y"][rows], a["w"][rows], a["h"][rows]
+        vx = a["vx"][rows]
+        was_grounded = a["on_ground"][rows]
+        snap = a["snap"][rows]
+        reach = np.where(was_grounded & snap, np.abs(tx - x) + w * 0.5 + 0.5, EPS)
+        ground = a["ground_kind"][rows]
+        flat = np.flatnonzero((ground == _batch.R_SOLID) | (ground == _batch.R_ONE_WAY))
+        sloped = np.flatnonzero(ground == _batch.R_SLOPE)
+        out_x, out_y, out_vy = tx, y.copy(), np.zeros(m)
+        on_ground = np.ones(m, bool)
+        ground = ground.copy()
+        hit_y = np.full(m, -1, np.int8)
+        hit_y_kind = np.full(m, -1, np.int8)
+        hit_x = np.zeros(m, np.int8)
+        mid_y, top = y.copy(), np.full(m, np.inf)  # where the Y pass left them, the floor's top
+        easy = np.zeros(m, bool)
+        if flat.size:
+            ok, before, after = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat])
+            on = flat[ok]
+            easy[on] = True
+            hit_y_kind[on] = before[ok]
+            ground[on] = after[ok]
+            top[on] = np.rint((y[on] + h[on]) / T.ts) * T.ts
+            if on.size:  # a runway from here, where the ground allows one
+                lo, hi, kind = _batch.runway(T, tx[on], y[on], w[on], h[on], after[ok])
+                found = lo <= hi
+                r = rows[on[found]]
+                a["run_lo"][r], a["run_hi"][r], a["run_y"][r], a["run_kind"][r] = lo[found], hi[found], y[on[found]], \
+                    kind[found]
+        if sloped.size:
+            ok, ny, s0 = _batch.slope_walk(T, x[sloped], y[sloped], w[sloped], h[sloped], tx[sloped], dy[sloped],
+                                           reach[sloped])
+            on = sloped[ok]
+            easy[on] = True
+            out_y[on] = ny[ok]
+            top[on] = s0[ok]
+            hit_y_kind[on] = _batch.R_SLOPE
+        rest = np.flatnonzero(~easy)
+        if rest.size > _ONE_BY_ONE:  # many: the mirrored passes
+            r = rest
+            (out_x[r], out_y[r], out_vy[r], on_ground[r], ground[r], hit_y[r], hit_y_kind[r], hit_x[r], mid_y[r],
+             top[r]) = _passes(T, x[r], y[r], w[r], h[r], vx[r], vy_new[r], dy[r], tx[r], was_grounded[r], snap[r])
+            # a wall, a ceiling or a landing: those few take the per-actor path (its contacts, its events)
+            easy[r] = (hit_x[r] == 0) & (hit_y[r] != 1) & (was_grounded[r] | ~on_ground[r])
+            rest = np.flatnonzero(~easy)
+        for k in rows[rest].tolist():  # (their rows still hold the step's start)
+            self._one(world, d, st, self._stand(k), events)
+        if rest.size:
+            keep = np.flatnonzero(easy)
+            rows, x, out_x, out_y, out_vy, mid_y, top, vx, vy_new = (rows[keep], x[keep], out_x[keep], out_y[keep],
+                                                                     out_vy[keep], mid_y[keep], top[keep], vx[keep],
+                                                                     vy_new[keep])
+            on_ground, ground, hit_y, hit_y_kind, w, h = (on_ground[keep], ground[keep], hit_y[keep], hit_y_kind[keep],
+                                                          w[keep], h[keep])
+        if not rows.size:
+            return
+        # the floor contacts (the easy ones: every one; the passes: those that came down on a floor)
+        floor = hit_y == -1
+        if floor.all():
+            self._floor(rows, mid_y, top, hit_y_kind, vx, vy_new)
+        else:
+            f = np.flatnonzero(floor)
+            self._floor(rows[f], mid_y[f], top[f], hit_y_kind[f], vx[f], vy_new[f])
+            a["hit_y"][rows[~floor]] = 0
+            a["hit_y_kind"][rows[~floor]] = -1
+        x, y = out_x, out_y
+        # the walking rule (none of them hit anything sideways)
+        direction = a["direction"][rows]
+        turn = np.zeros(len(rows), bool)
+        look = np.flatnonzero(on_ground & a["ledges"][rows])
+        if look.size:
+            turn[look] = ~self._ground_ahead(T, world.grid, x[look], y[look], w[look], h[look], direction[look])
+        direction = np.where(turn, -direction, direction).astype(np.int8)
+        # store
+        a["x"][rows], a["y"][rows], a["vx"][rows], a["vy"][rows] = x, y, direction * a["speed"][rows], out_vy
+        a["on_ground"][rows], a["ground_kind"][rows] = on_ground, ground
+        a["ground_one_way"][rows] = ground == _batch.R_ONE_WAY
+        a["ground_platform"][rows] = None
+        a["hit_x"][rows] = 0
+        a["direction"][rows] = direction
+        a["clear_x"][rows], a["clear_y"][rows], a["clear_w"][rows], a["clear_h"][rows] = x, y, w, h
+
+    @staticmethod
+    def _ground_ahead(T, grid, x, y, w, h, direction):
+        """``_ground_ahead`` on arrays, tiles and walled sides only (no platform is near a batch walker)."""
+        ts = T.ts
+        px = np.where(direction > 0, x + w + PROBE, x - PROBE)
+        py = y + h + PROBE
+        col, row = _batch.floor(px / ts), _batch.floor(py / ts)
+        inside = (col >= 0) & (col < T.cols) & (row >= 0) & (row < T.rows)
+        tile = T.k[np.where(inside, row * T.cols + col, 0)] != EMPTY
+        return np.where(inside, tile, _beyond_wall(grid.edges, col, row, T.cols, T.rows))
+
+
+for _name, _doc in _COLUMNS.items():
+    setattr(Crowd, _name, _column(_name, f"numpy array, one per walker: {_doc}"))
+
+
+def _passes(T, x, y, w, h, vx, vy, dy, tx, was_grounded, snap):
+    """The mirrored passes for walkers anywhere (no platform near): the Y pass, the X pass, the snap.
+    ``vy`` is the velocity after gravity, ``dy`` the step's fall. Returns the new x, y, vy, on_ground,
+    ground kind, the Y contact (normal, kind code), the X contact's normal, and where the Y pass left y
+    and the top of the floor it came down on (inf: none)."""
+    m = len(x)
+    x, y, vx, vy = x.copy(), y.copy(), vx.copy(), vy.copy()
+    hit_y = np.zeros(m, np.int8)
+    hit_y_kind = np.full(m, -1, np.int8)
+    top = np.full(m, np.inf)
+    sel = np.flatnonzero(dy != 0.0)
+    if sel.size:
+        ny, hit_y[sel], hit_y_kind[sel], top[sel] = _batch.move_y(T, x[sel], y[sel], w[sel], h[sel], y[sel] + dy[sel])
+        y[sel] = ny
+    vy[hit_y != 0] = 0.0
+    mid_y = y.copy()
+    x_before = x.copy()
+    hit_x = np.zeros(m, np.int8)
+    sel = np.flatnonzero(tx != x)
+    if sel.size:
+        xs, ys = x[sel], y[sel]
+        kind = _batch.move_x(T, xs, ys, w[sel], h[sel], tx[sel], hit_y[sel] == -1)
+        x[sel], y[sel] = xs, ys
+        hit = kind >= 0
+        hit_x[sel[hit]] = np.where(tx[sel[hit]] > x_before[sel[hit]], -1, 1)
+    on_ground = np.zeros(m, bool)
+    ground = np.full(m, -1, np.int8)
+    sel = np.flatnonzero(vy >= 0.0)
+    if sel.size:
+        reach = np.where(was_grounded[sel] & snap[sel], np.abs(x[sel] - x_before[sel]) + w[sel] * 0.5 + 0.5, EPS)
+        ny, kind = _batch.land(T, x[sel], y[sel], w[sel], h[sel], reach)
+        y[sel] = ny
+        stands = kind >= 0
+        vy[sel[stands]] = 0.0
+        on_ground[sel] = stands
+        ground[sel] = kind
+    return x, y, vy, on_ground, ground, hit_y, hit_y_kind, hit_x, mid_y, top
+
+
+class _TriggerIndex:
+    """Triggers by the ``CELL`` px cells they meet, with the occupied cells as sorted integer codes so that a
+    whole crowd's boxes are matched against them in a few numpy calls. A trigger meeting more than
+    ``BIG`` cells is tested against every walker instead."""
+
+    CELL = 64.0
+    BIG = 256
+
+    def __init__(self, triggers):
+        cell = self.CELL
+        self.cells: dict[tuple[int, int], list] = {}
+        self.big: list = []
+        self.all = list(triggers)
+        for t in triggers:
+            c0, r0, c1, r1 = (math.floor(t.x / cell), math.floor(t.y / cell), math.floor((t.x + t.w) / cell),
+                              math.floor((t.y + t.h) / cell))
+            if (c1 - c0 + 1) * (r1 - r0 + 1) > self.BIG:
+                self.big.append(t)
+                continue
+            for r in range(r0, r1 + 1):
+                for c in range(c0, c1 + 1):
+                    self.cells.setdefault((c, r), []).append(t)
+        self.codes = np.sort(np.array([int(_cell_code(c, r)) for c, r in self.cells], np.int64))
+
+    def candidates(self, x, y, w, h):
+        """Which boxes could overlap a trigger: a corner in an occupied cell, more than two cells a side,
+        or any box when a big trigger meets it."""
+        cell, codes = self.CELL, self.codes
+        near = np.zeros(len(x), bool)
+        if codes.size:
+            c0, c1 = np.floor(x / cell).astype(np.int64), np.floor((x + w) / cell).astype(np.int64)
+            r0, r1 = np.floor(y / cell).astype(np.int64), np.floor((y + h) / cell).astype(np.int64)
+            corners = np.concatenate([_cell_code(c0, r0), _cell_code(c1, r0), _cell_code(c0, r1), _cell_code(c1, r1)])
+            found = codes[np.minimum(np.searchsorted(codes, corners), codes.size - 1)] == corners
+            near = found.reshape(4, len(x)).any(axis=0) | (c1 - c0 > 1) | (r1 - r0 > 1)
+        for t in self.big:
+            near |= (x < t.x + t.w) & (t.x < x + w) & (y < t.y + t.h) & (t.y < y + h)
+        return near
+
+    def near(self, x: float, y: float, w: float, h: float) -> list:
+        """The triggers listed in the cells the box meets, and the big ones (each once)."""
+        cell = self.CELL
+        c0, r0, c1, r1 = math.floor(x / cell), math.floor(y / cell), math.floor((x + w) / cell), \
+            math.floor((y + h) / cell)
+        if (c1 - c0 + 1) * (r1 - r0 + 1) > len(self.cells):  # a huge box: every trigger
+            return self.all
+        cells = self.cells
+        found = dict.fromkeys(t for r in range(r0, r1 + 1) for c in range(c0, c1 + 1) for t in cells.get((c, r), ()))
+        found.update(dict.fromkeys(self.big))
+        return list(found)
+
+
+def _cell_code(cx, cy):
+    """One integer per trigger cell (numbers or arrays; cells past a million a side share codes, which only
+    makes a walker there a candidate for an exact test)."""
+    big = 1 << 20
+    return (np.clip(cx, -big, big) + 2 * big) * (4 * big) + (np.clip(cy, -big, big) + 2 * big)
+
+
+def _finite_velocity(walker, vx, vy) -> None:
+    if not (math.isfinite(vx) and math.isfinite(vy)):
+        raise ValueError(f"{walker!r} has velocity vx={float(vx)!r} vy={float(vy)!r}; velocities must be finite px/s")
+
