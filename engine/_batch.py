@@ -675,6 +675,23 @@ def _leading_edge(T: Tables, x, w, tx):
     return enters, walls, right, cs, ce
 
 
+def _open_columns(T: Tables, y, feet, enters, right, cs, ce):
+    """Where the X pass's leading edge enters columns ``cs..ce`` (``_leading_edge``), does its column scan
+    stop nowhere? True where it enters none, where they hold nothing solid or sloped in the box's rows,
+    and where it enters one column that ``_x_blocked`` lets it through (a slope tile that continues the
+    way, a slope face below the box). Returns ``(free, step_row)``: where one column entered blocks it
+    with a ramp top to step up onto, that top's row (else -1)."""
+    rows = T.rows
+    free = ~enters | (T.box(np.maximum(0, floor(y / T.ts)), np.minimum(rows - 1, ceil(feet / T.ts) - 1),
+                            np.where(right, cs, ce), np.where(right, ce, cs)) == 0)
+    step_row = np.full(len(y), -1, np.int64)
+    look = np.flatnonzero(~free & (cs == ce))
+    if look.size:
+        blocked, step_row[look] = _x_blocked(T, cs[look], y[look], feet[look], right[look])
+        free[look] = ~blocked
+    return free, step_row
+
+
 def flat_walk(T: Tables, x, y, w, h, tx, dy):
     """Which boxes, standing on a flat top, make a step that the passes would reduce to ``x = tx``?
 
@@ -695,9 +712,8 @@ def flat_walk(T: Tables, x, y, w, h, tx, dy):
     ok = (y == place_before(top, h)) & (y + dy > y)
     enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
     ok &= ~walls
-    if enters.any():  # entering columns: nothing solid or sloped there in the box's rows
-        ok &= ~enters | (T.box(np.maximum(0, floor(y / ts)), np.minimum(rows - 1, ceil(feet / ts) - 1),
-                               np.where(right, cs, ce), np.where(right, ce, cs)) == 0)
+    if enters.any():
+        ok &= _open_columns(T, y, feet, enters, right, cs, ce)[0]
     c0, c1 = T.cols_of(x, w)
     n0, n1 = T.cols_of(tx, w)
     d0, d1 = T.span(r, c0, c1), T.span(r, n0, n1)
@@ -750,9 +766,11 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
     ok &= (s0 + EPS < bottom) & (s1 + EPS < bottom)
     enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
     ok &= ~walls
-    if enters.any():  # entering columns: nothing solid or sloped there in the box's rows
-        ok &= ~enters | (T.box(np.maximum(0, floor(y / ts)), np.minimum(rows - 1, ceil(feet / ts) - 1),
-                               np.where(right, cs, ce), np.where(right, ce, cs)) == 0)
+    step_row = None
+    if enters.any():
+        free, step_row = _open_columns(T, y, feet, enters, right, cs, ce)
+        steps = np.flatnonzero(ok & (step_row >= 0))
+        ok &= free
     new_y = place_before(s1, h)
     up = feet > s1
     feet1 = np.where(up, new_y + h, feet)
@@ -766,7 +784,36 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
         if T.y_lo > -INF:
             lift_ok &= ~((new_y < T.y_lo) & (T.y_lo <= y + EPS))
         ok &= ~up | lift_ok
-    return ok, new_y, s0
+    after = np.full(len(x), R_SLOPE, np.int8)
+    if step_row is not None and steps.size:  # the leading edge steps up onto a ramp's top
+        s = steps
+        good, sy = _step_up(T, x[s], y[s], w[s], h[s], tx[s], cs[s], step_row[s], right[s])
+        s = s[good]
+        ok[s], new_y[s], after[s] = True, sy[good], R_SOLID
+    return ok, new_y, s0, after
+
+
+def _step_up(T: Tables, x, y, w, h, tx, c, step_row, right):
+    """For boxes on a slope whose step is otherwise ``slope_walk``'s but whose leading edge enters column
+    ``c``, blocked there by a solid tile continuing the ramp (row ``step_row``): ``(mask, y)`` where the
+    passes reduce the step to ``x = tx, y = place_before(that tile's top, h)`` standing on solid ground.
+
+    ``move_x`` steps up (the rise within reach, the box free at the new height and no ceiling crossed),
+    the column no longer blocks, no slope is ahead of the centre in the new feet's row (no climb), so the
+    box goes to ``tx``. ``land`` then finds the solid top of that row under the box at ``tx`` and, with no
+    slope in the row above it under the box, nothing higher: slopes in the top's row are at or below it
+    (a tie is solid's), rows further down lower still."""
+    ts = T.ts
+    top = step_row * float(ts)
+    rise = y + h - top
+    ny = place_before(top, h)
+    ok = (0.0 < rise) & (rise <= w * 0.5 + np.abs(tx - x) + EPS)
+    ok &= box_free(T, x, ny, w, h) & (find_ceiling(T, x, w, y, ny) == -INF)
+    ok &= ~_x_blocked(T, c, ny, ny + h, right)[0]
+    ok &= ~_slope_ahead(T, ny, h, w, x, tx)
+    n0, n1 = T.cols_of(tx, w)
+    ok &= ((T.span(step_row, n0, n1) & F_SOLID) != 0) & (T.span(step_row - 1, n0, n1) < F_SLOPE)
+    return ok, ny
 
 
 def runway(T: Tables, x, y, w, h, kind, reach=4):

@@ -765,13 +765,14 @@ class Crowd:
                 a["run_lo"][r], a["run_hi"][r], a["run_y"][r], a["run_kind"][r] = lo[found], hi[found], y[on[found]], \
                     kind[found]
         if sloped.size:
-            ok, ny, s0 = _batch.slope_walk(T, x[sloped], y[sloped], w[sloped], h[sloped], tx[sloped], dy[sloped],
-                                           reach[sloped])
+            ok, ny, s0, after = _batch.slope_walk(T, x[sloped], y[sloped], w[sloped], h[sloped], tx[sloped],
+                                                  dy[sloped], reach[sloped])
             on = sloped[ok]
             easy[on] = True
             out_y[on] = ny[ok]
             top[on] = s0[ok]
             hit_y_kind[on] = _batch.R_SLOPE
+            ground[on] = after[ok]
         rest = np.flatnonzero(~easy)
         if rest.size > _ONE_BY_ONE:  # many: the mirrored passes
             r = rest
