@@ -692,7 +692,7 @@ def _open_columns(T: Tables, y, feet, enters, right, cs, ce):
     return free, step_row
 
 
-def flat_walk(T: Tables, x, y, w, h, tx, dy):
+def flat_walk(T: Tables, x, y, w, h, tx, dy, reach):
     """Which boxes, standing on a flat top, make a step that the passes would reduce to ``x = tx``?
 
     For those, ``move_y`` lands back on the top it stands on, ``move_x`` meets nothing and ``land`` snaps
@@ -703,7 +703,9 @@ def flat_walk(T: Tables, x, y, w, h, tx, dy):
     or the row of the top can give a candidate near the top: over the centre in the row above it would be
     higher (excluded), anywhere else it is the top itself or lower, which at most ties, and a tie with a
     solid top is still solid (a one-way top with a slope near is excluded).
-    Returns ``(mask, kind before, kind after)``: the floor's kind code for the Y pass and for the snap.
+    Also a box leaving a solid top for the slope beside it (``_down_slope``).
+    Returns ``(mask, kind before, kind after, y after)``: the floor's kind code for the Y pass and for the
+    snap, and the y the snap leaves.
     """
     ts, rows, cols = T.ts, T.rows, T.cols
     feet = y + h
@@ -720,17 +722,43 @@ def flat_walk(T: Tables, x, y, w, h, tx, dy):
     bottom = T.y_hi == top
     before = bottom | ((d0 & F_SOLID) != 0)
     after = bottom | ((d1 & F_SOLID) != 0)
-    ok &= (bottom | ((d0 & F_FLAT) != 0)) & (bottom | ((d1 & F_FLAT) != 0))
     # slopes: none over the centre's way in the row above; near a one-way top, none at all
     half = w * 0.5
     k0, k1 = floor((x + half) / ts), floor((tx + half) / ts)
     lo, hi = np.minimum(k0, k1), np.maximum(k0, k1)
     ok &= T.span(r - 1, np.clip(lo, 0, cols), np.clip(hi, -1, cols - 1)) < F_SLOPE
     a, b = np.minimum(c0, n0), np.maximum(c1, n1)
-    ok &= (before & after) | (T.box(np.maximum(0, r - 1), np.minimum(rows - 1, r), a, b) <= B_SOLID)
     if T.odd is not None:
         ok &= T.span_odd(r - 1, a, b) == 0
-    return ok, np.where(before, R_SOLID, R_ONE_WAY).astype(np.int8), np.where(after, R_SOLID, R_ONE_WAY).astype(np.int8)
+    new_y, kind_after = y.copy(), np.where(after, R_SOLID, R_ONE_WAY).astype(np.int8)
+    down = np.flatnonzero(ok & before & ~bottom & ((d1 & F_FLAT) == 0))
+    ok &= (bottom | ((d0 & F_FLAT) != 0)) & (bottom | ((d1 & F_FLAT) != 0))
+    ok &= (before & after) | (T.box(np.maximum(0, r - 1), np.minimum(rows - 1, r), a, b) <= B_SOLID)
+    if down.size:
+        good, sy = _down_slope(T, tx[down], w[down], feet[down], r[down], n0[down], n1[down], k1[down], reach[down])
+        down = down[good]
+        ok[down], new_y[down], kind_after[down] = True, place_before(sy[good], h[down]), R_SLOPE
+    return ok, np.where(before, R_SOLID, R_ONE_WAY).astype(np.int8), kind_after, new_y
+
+
+def _down_slope(T: Tables, tx, w, feet, r, n0, n1, cc, reach):
+    """For boxes whose step is otherwise ``flat_walk``'s from a solid top (row ``r``) but that end over no
+    solid or one-way tile of that row (columns ``n0..n1``): ``(mask, surface)`` where ``land`` puts them
+    on the surface of the slope tile in that row under their new centre (column ``cc``).
+
+    The Y pass lands back on the solid top (slopes near it at most tie, and solid wins a tie); the X pass
+    goes to ``tx``. ``land`` then scans flat tops from the top's row, which has none under the box now;
+    the slope under the centre is the only candidate in that row (a centre over a slope hides the others),
+    the row above has no slope under the box, and the rows below are lower than the surface, kept ``EPS``
+    above the slope tile's bottom; the snap's ``reach`` must get down to it."""
+    ts, rows, cols = T.ts, T.rows, T.cols
+    ok = (cc >= 0) & (cc < cols) & (r >= 0) & (r < rows)
+    i = np.where(ok, r * cols + cc, 0)
+    ok &= (T.k[i] == SLOPE) & (T.span(r - 1, n0, n1) < F_SLOPE)
+    bottom = (r + 1) * float(ts)
+    s1 = bottom - T.height(i, (tx + w * 0.5) - cc * ts)
+    ok &= (s1 + EPS < bottom) & (feet - EPS <= s1) & (s1 <= feet + reach)
+    return ok, s1
 
 
 def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):

@@ -752,12 +752,16 @@ class Crowd:
         mid_y, top = y.copy(), np.full(m, np.inf)  # where the Y pass left them, the floor's top
         easy = np.zeros(m, bool)
         if flat.size:
-            ok, before, after = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat])
+            ok, before, after, ny = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat],
+                                                     reach[flat])
             on = flat[ok]
             easy[on] = True
             hit_y_kind[on] = before[ok]
             ground[on] = after[ok]
+            out_y[on] = ny[ok]
             top[on] = np.rint((y[on] + h[on]) / T.ts) * T.ts
+            ok &= after != _batch.R_SLOPE  # (those went down onto a slope)
+            on = flat[ok]
             if on.size:  # a runway from here, where the ground allows one
                 lo, hi, kind = _batch.runway(T, tx[on], y[on], w[on], h[on], after[ok])
                 found = lo <= hi
