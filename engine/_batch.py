@@ -24,6 +24,11 @@ INF = np.inf
 _ONE_BY_ONE = 8  # boxes: at most this many left in a loop of the passes finish through _motion instead
 
 
+def clip(a, lo, hi):
+    """``np.clip`` for integer arrays, without its dispatch overhead (a few µs a call)."""
+    return np.minimum(np.maximum(a, lo), hi)
+
+
 def floor(a):
     return np.floor(a).astype(np.int64)
 
@@ -148,7 +153,7 @@ class Tables:
         """Packed counts of the tiles in row ``r`` (any row: outside the map reads empty), columns
         ``c0..c1`` (within the map, ``c0 <= c1 + 1``; other spans read garbage: mask them). Test with
         ``& F_SOLID`` etc."""
-        base = (np.clip(r, -1, self.rows) + 1) * (self.cols + 1)
+        base = (clip(r, -1, self.rows) + 1) * (self.cols + 1)
         return self.row_p.take(base + c1 + 1, mode="clip") - self.row_p.take(base + c0, mode="clip")
 
     def runs(self):
@@ -171,7 +176,7 @@ class Tables:
         return self._runs
 
     def span_odd(self, r, c0, c1):
-        base = (np.clip(r, -1, self.rows) + 1) * (self.cols + 1)
+        base = (clip(r, -1, self.rows) + 1) * (self.cols + 1)
         return np.where(c0 <= c1, self.odd.take(base + c1 + 1, mode="clip") - self.odd.take(base + c0, mode="clip"), 0)
 
     def box(self, r0, r1, c0, c1):
@@ -465,8 +470,8 @@ def _slope_ahead(T: Tables, y, h, w, x0, x1):
     ts = T.ts
     half = w * 0.5
     c0, c1 = floor((x0 + half) / ts), floor((x1 + half) / ts)
-    lo = np.clip(np.minimum(c0, c1), 0, T.cols)
-    hi = np.clip(np.maximum(c0, c1), -1, T.cols - 1)
+    lo = clip(np.minimum(c0, c1), 0, T.cols)
+    hi = clip(np.maximum(c0, c1), -1, T.cols - 1)
     return (x1 != x0) & (T.span(floor((y + h - EPS) / ts), lo, hi) >= F_SLOPE)
 
 
@@ -726,7 +731,7 @@ def flat_walk(T: Tables, x, y, w, h, tx, dy, reach):
     half = w * 0.5
     k0, k1 = floor((x + half) / ts), floor((tx + half) / ts)
     lo, hi = np.minimum(k0, k1), np.maximum(k0, k1)
-    ok &= T.span(r - 1, np.clip(lo, 0, cols), np.clip(hi, -1, cols - 1)) < F_SLOPE
+    ok &= T.span(r - 1, clip(lo, 0, cols), clip(hi, -1, cols - 1)) < F_SLOPE
     a, b = np.minimum(c0, n0), np.maximum(c1, n1)
     if T.odd is not None:
         ok &= T.span_odd(r - 1, a, b) == 0
@@ -836,9 +841,10 @@ def _step_up(T: Tables, x, y, w, h, tx, c, step_row, right):
     rise = y + h - top
     ny = place_before(top, h)
     ok = (0.0 < rise) & (rise <= w * 0.5 + np.abs(tx - x) + EPS)
-    ok &= box_free(T, x, ny, w, h) & (find_ceiling(T, x, w, y, ny) == -INF)
-    ok &= ~_x_blocked(T, c, ny, ny + h, right)[0]
+    # (box_free: with no slope ahead of the centre in the new feet's row, none is under it at x either)
     ok &= ~_slope_ahead(T, ny, h, w, x, tx)
+    ok &= ~solid_overlaps(T, x, ny, w, h) & (find_ceiling(T, x, w, y, ny) == -INF)
+    ok &= ~_x_blocked(T, c, ny, ny + h, right)[0]
     n0, n1 = T.cols_of(tx, w)
     ok &= ((T.span(step_row, n0, n1) & F_SOLID) != 0) & (T.span(step_row - 1, n0, n1) < F_SLOPE)
     return ok, ny
