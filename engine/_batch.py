@@ -680,6 +680,18 @@ def _leading_edge(T: Tables, x, w, tx):
     return enters, walls, right, cs, ce
 
 
+def leading_edge(T: Tables, x, y, w, h, tx):
+    """The X pass's leading edge for boxes at ``(x, y)`` going to ``tx`` (the short passes' test):
+    ``(clear, step_row, col, right)``: ``clear`` where it crosses no wall edge of the map and enters no
+    column that stops it; where it enters one column that blocks it with a ramp's top to step up onto,
+    the top's row and that column (else row -1)."""
+    enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
+    if not enters.any():
+        return ~walls, np.full(len(x), -1, np.int64), cs, right
+    free, step_row = _open_columns(T, y, y + h, enters, right, cs, ce)
+    return ~walls & free, np.where(walls, -1, step_row), cs, right
+
+
 def _open_columns(T: Tables, y, feet, enters, right, cs, ce):
     """Where the X pass's leading edge enters columns ``cs..ce`` (``_leading_edge``), does its column scan
     stop nowhere? True where it enters none, where they hold nothing solid or sloped in the box's rows,
@@ -697,7 +709,7 @@ def _open_columns(T: Tables, y, feet, enters, right, cs, ce):
     return free, step_row
 
 
-def flat_walk(T: Tables, x, y, w, h, tx, dy, reach):
+def flat_walk(T: Tables, x, y, w, h, tx, dy, reach, clear):
     """Which boxes, standing on a flat top, make a step that the passes would reduce to ``x = tx``?
 
     For those, ``move_y`` lands back on the top it stands on, ``move_x`` meets nothing and ``land`` snaps
@@ -716,11 +728,7 @@ def flat_walk(T: Tables, x, y, w, h, tx, dy, reach):
     feet = y + h
     r = np.rint(feet / ts).astype(np.int64)
     top = r * float(ts)
-    ok = (y == place_before(top, h)) & (y + dy > y)
-    enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
-    ok &= ~walls
-    if enters.any():
-        ok &= _open_columns(T, y, feet, enters, right, cs, ce)[0]
+    ok = (y == place_before(top, h)) & (y + dy > y) & clear
     c0, c1 = T.cols_of(x, w)
     n0, n1 = T.cols_of(tx, w)
     d0, d1 = T.span(r, c0, c1), T.span(r, n0, n1)
@@ -766,7 +774,7 @@ def _down_slope(T: Tables, tx, w, feet, r, n0, n1, cc, reach):
     return ok, s1
 
 
-def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
+def slope_walk(T: Tables, x, y, w, h, tx, dy, reach, clear, step_row, col, right):
     """Which boxes, standing on a slope's surface with the bottom-centre staying in that tile's column,
     make a step the passes reduce to ``x = tx, y = place_before(surface at the new centre)``?
 
@@ -797,13 +805,8 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
     s1 = bottom - T.height(i, u1)
     ok &= (y == place_before(s0, h)) & (y + dy > y) & ((y + dy) + h >= s0)
     ok &= (s0 + EPS < bottom) & (s1 + EPS < bottom)
-    enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
-    ok &= ~walls
-    step_row = None
-    if enters.any():
-        free, step_row = _open_columns(T, y, feet, enters, right, cs, ce)
-        steps = np.flatnonzero(ok & (step_row >= 0))
-        ok &= free
+    steps = np.flatnonzero(ok & (step_row >= 0))
+    ok &= clear
     new_y = place_before(s1, h)
     up = feet > s1
     feet1 = np.where(up, new_y + h, feet)
@@ -818,9 +821,9 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
             lift_ok &= ~((new_y < T.y_lo) & (T.y_lo <= y + EPS))
         ok &= ~up | lift_ok
     after = np.full(len(x), R_SLOPE, np.int8)
-    if step_row is not None and steps.size:  # the leading edge steps up onto a ramp's top
+    if steps.size:  # the leading edge steps up onto a ramp's top
         s = steps
-        good, sy = _step_up(T, x[s], y[s], w[s], h[s], tx[s], cs[s], step_row[s], right[s])
+        good, sy = _step_up(T, x[s], y[s], w[s], h[s], tx[s], col[s], step_row[s], right[s])
         s = s[good]
         ok[s], new_y[s], after[s] = True, sy[good], R_SOLID
     return ok, new_y, s0, after

@@ -751,9 +751,10 @@ class Crowd:
         hit_x = np.zeros(m, np.int8)
         mid_y, top = y.copy(), np.full(m, np.inf)  # where the Y pass left them, the floor's top
         easy = np.zeros(m, bool)
+        clear, step_row, col, right = _batch.leading_edge(T, x, y, w, h, tx)
         if flat.size:
             ok, before, after, ny = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat],
-                                                     reach[flat])
+                                                     reach[flat], clear[flat])
             on = flat[ok]
             easy[on] = True
             hit_y_kind[on] = before[ok]
@@ -769,8 +770,9 @@ class Crowd:
                 a["run_lo"][r], a["run_hi"][r], a["run_y"][r], a["run_kind"][r] = lo[found], hi[found], y[on[found]], \
                     kind[found]
         if sloped.size:
-            ok, ny, s0, after = _batch.slope_walk(T, x[sloped], y[sloped], w[sloped], h[sloped], tx[sloped],
-                                                  dy[sloped], reach[sloped])
+            s = sloped
+            ok, ny, s0, after = _batch.slope_walk(T, x[s], y[s], w[s], h[s], tx[s], dy[s], reach[s], clear[s],
+                                                  step_row[s], col[s], right[s])
             on = sloped[ok]
             easy[on] = True
             out_y[on] = ny[ok]
