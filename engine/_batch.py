@@ -714,7 +714,7 @@ def flat_walk(T: Tables, x, y, w, h, tx, dy, reach, clear):
 
     For those, ``move_y`` lands back on the top it stands on, ``move_x`` meets nothing and ``land`` snaps
     back onto the same top: ``y`` is already ``place_before(top, h)``, the step goes down, the leading
-    edge enters no column with a solid or slope tile in the box's rows and crosses no wall edge, the top
+    edge is ``clear`` (``leading_edge``: no wall edge, no column that stops it), the top
     has a solid or one-way tile (or the bottom wall) under the box before and after, and no slope tile
     changes what ``find_support`` finds. Only slopes in the row above the top (whose bottom is the top)
     or the row of the top can give a candidate near the top: over the centre in the row above it would be
@@ -781,12 +781,13 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach, clear, step_row, col, right
     ``y`` is already ``place_before(surface, h)`` and the feet's row (just above them) is the slope's
     row, so ``find_support`` scans flat tops from the row below, whose candidates (and those of any slope
     further down) are all at or below the slope tile's bottom: the surface, kept ``EPS`` above that
-    bottom, wins alone. ``move_x`` crosses no wall edge and enters no column with anything solid or sloped
-    in the box's rows, so only ``_climb`` acts: no face
+    bottom, wins alone. ``move_x``'s leading edge is ``clear`` (``leading_edge``), so only ``_climb``
+    acts: no face
     (the feet are on the surface); uphill it lifts onto the surface at the new centre if the box there
     overlaps no solid and the head crosses no ceiling (else the box is left to the full passes);
     downhill the snap (``reach``) follows the surface down. Returns ``(mask, y after, the surface stood
-    on before)``.
+    on before, the ground's kind after)``. Where the leading edge steps up onto a ramp's top instead
+    (``step_row``, ``col``, ``right`` from ``leading_edge``), ``_step_up`` decides.
     """
     ts, rows, cols = T.ts, T.rows, T.cols
     half = w * 0.5
