@@ -24,6 +24,11 @@ INF = np.inf
 _ONE_BY_ONE = 8  # boxes: at most this many left in a loop of the passes finish through _motion instead
 
 
+def clip(a, lo, hi):
+    """``np.clip`` for integer arrays, without its dispatch overhead (a few µs a call)."""
+    return np.minimum(np.maximum(a, lo), hi)
+
+
 def floor(a):
     return np.floor(a).astype(np.int64)
 
@@ -148,7 +153,7 @@ class Tables:
         """Packed counts of the tiles in row ``r`` (any row: outside the map reads empty), columns
         ``c0..c1`` (within the map, ``c0 <= c1 + 1``; other spans read garbage: mask them). Test with
         ``& F_SOLID`` etc."""
-        base = (np.clip(r, -1, self.rows) + 1) * (self.cols + 1)
+        base = (clip(r, -1, self.rows) + 1) * (self.cols + 1)
         return self.row_p.take(base + c1 + 1, mode="clip") - self.row_p.take(base + c0, mode="clip")
 
     def runs(self):
@@ -171,7 +176,7 @@ class Tables:
         return self._runs
 
     def span_odd(self, r, c0, c1):
-        base = (np.clip(r, -1, self.rows) + 1) * (self.cols + 1)
+        base = (clip(r, -1, self.rows) + 1) * (self.cols + 1)
         return np.where(c0 <= c1, self.odd.take(base + c1 + 1, mode="clip") - self.odd.take(base + c0, mode="clip"), 0)
 
     def box(self, r0, r1, c0, c1):
@@ -465,8 +470,8 @@ def _slope_ahead(T: Tables, y, h, w, x0, x1):
     ts = T.ts
     half = w * 0.5
     c0, c1 = floor((x0 + half) / ts), floor((x1 + half) / ts)
-    lo = np.clip(np.minimum(c0, c1), 0, T.cols)
-    hi = np.clip(np.maximum(c0, c1), -1, T.cols - 1)
+    lo = clip(np.minimum(c0, c1), 0, T.cols)
+    hi = clip(np.maximum(c0, c1), -1, T.cols - 1)
     return (x1 != x0) & (T.span(floor((y + h - EPS) / ts), lo, hi) >= F_SLOPE)
 
 
@@ -675,61 +680,114 @@ def _leading_edge(T: Tables, x, w, tx):
     return enters, walls, right, cs, ce
 
 
-def flat_walk(T: Tables, x, y, w, h, tx, dy):
+def leading_edge(T: Tables, x, y, w, h, tx):
+    """The X pass's leading edge for boxes at ``(x, y)`` going to ``tx`` (the short passes' test):
+    ``(clear, step_row, col, right)``: ``clear`` where it crosses no wall edge of the map and enters no
+    column that stops it; where it enters one column that blocks it with a ramp's top to step up onto,
+    the top's row and that column (else row -1)."""
+    enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
+    if not enters.any():
+        return ~walls, np.full(len(x), -1, np.int64), cs, right
+    free, step_row = _open_columns(T, y, y + h, enters, right, cs, ce)
+    return ~walls & free, np.where(walls, -1, step_row), cs, right
+
+
+def _open_columns(T: Tables, y, feet, enters, right, cs, ce):
+    """Where the X pass's leading edge enters columns ``cs..ce`` (``_leading_edge``), does its column scan
+    stop nowhere? True where it enters none, where they hold nothing solid or sloped in the box's rows,
+    and where it enters one column that ``_x_blocked`` lets it through (a slope tile that continues the
+    way, a slope face below the box). Returns ``(free, step_row)``: where one column entered blocks it
+    with a ramp top to step up onto, that top's row (else -1)."""
+    rows = T.rows
+    free = ~enters | (T.box(np.maximum(0, floor(y / T.ts)), np.minimum(rows - 1, ceil(feet / T.ts) - 1),
+                            np.where(right, cs, ce), np.where(right, ce, cs)) == 0)
+    step_row = np.full(len(y), -1, np.int64)
+    look = np.flatnonzero(~free & (cs == ce))
+    if look.size:
+        blocked, step_row[look] = _x_blocked(T, cs[look], y[look], feet[look], right[look])
+        free[look] = ~blocked
+    return free, step_row
+
+
+def flat_walk(T: Tables, x, y, w, h, tx, dy, reach, clear):
     """Which boxes, standing on a flat top, make a step that the passes would reduce to ``x = tx``?
 
     For those, ``move_y`` lands back on the top it stands on, ``move_x`` meets nothing and ``land`` snaps
     back onto the same top: ``y`` is already ``place_before(top, h)``, the step goes down, the leading
-    edge enters no column with a solid or slope tile in the box's rows and crosses no wall edge, the top
+    edge is ``clear`` (``leading_edge``: no wall edge, no column that stops it), the top
     has a solid or one-way tile (or the bottom wall) under the box before and after, and no slope tile
     changes what ``find_support`` finds. Only slopes in the row above the top (whose bottom is the top)
     or the row of the top can give a candidate near the top: over the centre in the row above it would be
     higher (excluded), anywhere else it is the top itself or lower, which at most ties, and a tie with a
     solid top is still solid (a one-way top with a slope near is excluded).
-    Returns ``(mask, kind before, kind after)``: the floor's kind code for the Y pass and for the snap.
+    Also a box leaving a solid top for the slope beside it (``_down_slope``).
+    Returns ``(mask, kind before, kind after, y after)``: the floor's kind code for the Y pass and for the
+    snap, and the y the snap leaves.
     """
     ts, rows, cols = T.ts, T.rows, T.cols
     feet = y + h
     r = np.rint(feet / ts).astype(np.int64)
     top = r * float(ts)
-    ok = (y == place_before(top, h)) & (y + dy > y)
-    enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
-    ok &= ~walls
-    if enters.any():  # entering columns: nothing solid or sloped there in the box's rows
-        ok &= ~enters | (T.box(np.maximum(0, floor(y / ts)), np.minimum(rows - 1, ceil(feet / ts) - 1),
-                               np.where(right, cs, ce), np.where(right, ce, cs)) == 0)
+    ok = (y == place_before(top, h)) & (y + dy > y) & clear
     c0, c1 = T.cols_of(x, w)
     n0, n1 = T.cols_of(tx, w)
     d0, d1 = T.span(r, c0, c1), T.span(r, n0, n1)
     bottom = T.y_hi == top
     before = bottom | ((d0 & F_SOLID) != 0)
     after = bottom | ((d1 & F_SOLID) != 0)
-    ok &= (bottom | ((d0 & F_FLAT) != 0)) & (bottom | ((d1 & F_FLAT) != 0))
     # slopes: none over the centre's way in the row above; near a one-way top, none at all
     half = w * 0.5
     k0, k1 = floor((x + half) / ts), floor((tx + half) / ts)
     lo, hi = np.minimum(k0, k1), np.maximum(k0, k1)
-    ok &= T.span(r - 1, np.clip(lo, 0, cols), np.clip(hi, -1, cols - 1)) < F_SLOPE
+    ok &= T.span(r - 1, clip(lo, 0, cols), clip(hi, -1, cols - 1)) < F_SLOPE
     a, b = np.minimum(c0, n0), np.maximum(c1, n1)
-    ok &= (before & after) | (T.box(np.maximum(0, r - 1), np.minimum(rows - 1, r), a, b) <= B_SOLID)
     if T.odd is not None:
         ok &= T.span_odd(r - 1, a, b) == 0
-    return ok, np.where(before, R_SOLID, R_ONE_WAY).astype(np.int8), np.where(after, R_SOLID, R_ONE_WAY).astype(np.int8)
+    new_y, kind_after = y.copy(), np.where(after, R_SOLID, R_ONE_WAY).astype(np.int8)
+    down = np.flatnonzero(ok & before & ~bottom & ((d1 & F_FLAT) == 0))
+    ok &= (bottom | ((d0 & F_FLAT) != 0)) & (bottom | ((d1 & F_FLAT) != 0))
+    ok &= (before & after) | (T.box(np.maximum(0, r - 1), np.minimum(rows - 1, r), a, b) <= B_SOLID)
+    if down.size:
+        good, sy = _down_slope(T, tx[down], w[down], feet[down], r[down], n0[down], n1[down], k1[down], reach[down])
+        down = down[good]
+        ok[down], new_y[down], kind_after[down] = True, place_before(sy[good], h[down]), R_SLOPE
+    return ok, np.where(before, R_SOLID, R_ONE_WAY).astype(np.int8), kind_after, new_y
 
 
-def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
+def _down_slope(T: Tables, tx, w, feet, r, n0, n1, cc, reach):
+    """For boxes whose step is otherwise ``flat_walk``'s from a solid top (row ``r``) but that end over no
+    solid or one-way tile of that row (columns ``n0..n1``): ``(mask, surface)`` where ``land`` puts them
+    on the surface of the slope tile in that row under their new centre (column ``cc``).
+
+    The Y pass lands back on the solid top (slopes near it at most tie, and solid wins a tie); the X pass
+    goes to ``tx``. ``land`` then scans flat tops from the top's row, which has none under the box now;
+    the slope under the centre is the only candidate in that row (a centre over a slope hides the others),
+    the row above has no slope under the box, and the rows below are lower than the surface, kept ``EPS``
+    above the slope tile's bottom; the snap's ``reach`` must get down to it."""
+    ts, rows, cols = T.ts, T.rows, T.cols
+    ok = (cc >= 0) & (cc < cols) & (r >= 0) & (r < rows)
+    i = np.where(ok, r * cols + cc, 0)
+    ok &= (T.k[i] == SLOPE) & (T.span(r - 1, n0, n1) < F_SLOPE)
+    bottom = (r + 1) * float(ts)
+    s1 = bottom - T.height(i, (tx + w * 0.5) - cc * ts)
+    ok &= (s1 + EPS < bottom) & (feet - EPS <= s1) & (s1 <= feet + reach)
+    return ok, s1
+
+
+def slope_walk(T: Tables, x, y, w, h, tx, dy, reach, clear, step_row, col, right):
     """Which boxes, standing on a slope's surface with the bottom-centre staying in that tile's column,
     make a step the passes reduce to ``x = tx, y = place_before(surface at the new centre)``?
 
     ``y`` is already ``place_before(surface, h)`` and the feet's row (just above them) is the slope's
     row, so ``find_support`` scans flat tops from the row below, whose candidates (and those of any slope
     further down) are all at or below the slope tile's bottom: the surface, kept ``EPS`` above that
-    bottom, wins alone. ``move_x`` crosses no wall edge and enters no column with anything solid or sloped
-    in the box's rows, so only ``_climb`` acts: no face
+    bottom, wins alone. ``move_x``'s leading edge is ``clear`` (``leading_edge``), so only ``_climb``
+    acts: no face
     (the feet are on the surface); uphill it lifts onto the surface at the new centre if the box there
     overlaps no solid and the head crosses no ceiling (else the box is left to the full passes);
     downhill the snap (``reach``) follows the surface down. Returns ``(mask, y after, the surface stood
-    on before)``.
+    on before, the ground's kind after)``. Where the leading edge steps up onto a ramp's top instead
+    (``step_row``, ``col``, ``right`` from ``leading_edge``), ``_step_up`` decides.
     """
     ts, rows, cols = T.ts, T.rows, T.cols
     half = w * 0.5
@@ -748,11 +806,8 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
     s1 = bottom - T.height(i, u1)
     ok &= (y == place_before(s0, h)) & (y + dy > y) & ((y + dy) + h >= s0)
     ok &= (s0 + EPS < bottom) & (s1 + EPS < bottom)
-    enters, walls, right, cs, ce = _leading_edge(T, x, w, tx)
-    ok &= ~walls
-    if enters.any():  # entering columns: nothing solid or sloped there in the box's rows
-        ok &= ~enters | (T.box(np.maximum(0, floor(y / ts)), np.minimum(rows - 1, ceil(feet / ts) - 1),
-                               np.where(right, cs, ce), np.where(right, ce, cs)) == 0)
+    steps = np.flatnonzero(ok & (step_row >= 0))
+    ok &= clear
     new_y = place_before(s1, h)
     up = feet > s1
     feet1 = np.where(up, new_y + h, feet)
@@ -766,7 +821,37 @@ def slope_walk(T: Tables, x, y, w, h, tx, dy, reach):
         if T.y_lo > -INF:
             lift_ok &= ~((new_y < T.y_lo) & (T.y_lo <= y + EPS))
         ok &= ~up | lift_ok
-    return ok, new_y, s0
+    after = np.full(len(x), R_SLOPE, np.int8)
+    if steps.size:  # the leading edge steps up onto a ramp's top
+        s = steps
+        good, sy = _step_up(T, x[s], y[s], w[s], h[s], tx[s], col[s], step_row[s], right[s])
+        s = s[good]
+        ok[s], new_y[s], after[s] = True, sy[good], R_SOLID
+    return ok, new_y, s0, after
+
+
+def _step_up(T: Tables, x, y, w, h, tx, c, step_row, right):
+    """For boxes on a slope whose step is otherwise ``slope_walk``'s but whose leading edge enters column
+    ``c``, blocked there by a solid tile continuing the ramp (row ``step_row``): ``(mask, y)`` where the
+    passes reduce the step to ``x = tx, y = place_before(that tile's top, h)`` standing on solid ground.
+
+    ``move_x`` steps up (the rise within reach, the box free at the new height and no ceiling crossed),
+    the column no longer blocks, no slope is ahead of the centre in the new feet's row (no climb), so the
+    box goes to ``tx``. ``land`` then finds the solid top of that row under the box at ``tx`` and, with no
+    slope in the row above it under the box, nothing higher: slopes in the top's row are at or below it
+    (a tie is solid's), rows further down lower still."""
+    ts = T.ts
+    top = step_row * float(ts)
+    rise = y + h - top
+    ny = place_before(top, h)
+    ok = (0.0 < rise) & (rise <= w * 0.5 + np.abs(tx - x) + EPS)
+    # (box_free: with no slope ahead of the centre in the new feet's row, none is under it at x either)
+    ok &= ~_slope_ahead(T, ny, h, w, x, tx)
+    ok &= ~solid_overlaps(T, x, ny, w, h) & (find_ceiling(T, x, w, y, ny) == -INF)
+    ok &= ~_x_blocked(T, c, ny, ny + h, right)[0]
+    n0, n1 = T.cols_of(tx, w)
+    ok &= ((T.span(step_row, n0, n1) & F_SOLID) != 0) & (T.span(step_row - 1, n0, n1) < F_SLOPE)
+    return ok, ny
 
 
 def runway(T: Tables, x, y, w, h, kind, reach=4):

@@ -751,13 +751,18 @@ class Crowd:
         hit_x = np.zeros(m, np.int8)
         mid_y, top = y.copy(), np.full(m, np.inf)  # where the Y pass left them, the floor's top
         easy = np.zeros(m, bool)
+        clear, step_row, col, right = _batch.leading_edge(T, x, y, w, h, tx)
         if flat.size:
-            ok, before, after = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat])
+            ok, before, after, ny = _batch.flat_walk(T, x[flat], y[flat], w[flat], h[flat], tx[flat], dy[flat],
+                                                     reach[flat], clear[flat])
             on = flat[ok]
             easy[on] = True
             hit_y_kind[on] = before[ok]
             ground[on] = after[ok]
+            out_y[on] = ny[ok]
             top[on] = np.rint((y[on] + h[on]) / T.ts) * T.ts
+            ok &= after != _batch.R_SLOPE  # (those went down onto a slope)
+            on = flat[ok]
             if on.size:  # a runway from here, where the ground allows one
                 lo, hi, kind = _batch.runway(T, tx[on], y[on], w[on], h[on], after[ok])
                 found = lo <= hi
@@ -765,13 +770,15 @@ class Crowd:
                 a["run_lo"][r], a["run_hi"][r], a["run_y"][r], a["run_kind"][r] = lo[found], hi[found], y[on[found]], \
                     kind[found]
         if sloped.size:
-            ok, ny, s0 = _batch.slope_walk(T, x[sloped], y[sloped], w[sloped], h[sloped], tx[sloped], dy[sloped],
-                                           reach[sloped])
+            s = sloped
+            ok, ny, s0, after = _batch.slope_walk(T, x[s], y[s], w[s], h[s], tx[s], dy[s], reach[s], clear[s],
+                                                  step_row[s], col[s], right[s])
             on = sloped[ok]
             easy[on] = True
             out_y[on] = ny[ok]
             top[on] = s0[ok]
             hit_y_kind[on] = _batch.R_SLOPE
+            ground[on] = after[ok]
         rest = np.flatnonzero(~easy)
         if rest.size > _ONE_BY_ONE:  # many: the mirrored passes
             r = rest
