@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from game.feelfile import load_feel
 from game.inputscript import parse, parse_script
 from game.levelfile import OBJECT_CLASSES, load_level
 from game.session import Session
@@ -22,7 +23,15 @@ FILES = sorted(LEVELS.glob("*.tmx"))
 PROJECT = LEVELS / "platformer.tiled-project"
 
 
-def replay_of(path: Path) -> Path:
+PRESETS = sorted((ROOT / "presets").glob("*.toml"))
+
+
+def replay_of(path: Path, preset: Path | None = None) -> Path:
+    """The level's replay: ``STEM.txt``; under a preset its own ``STEM.PRESET.txt`` where one is shipped."""
+    if preset is not None:
+        own = LEVELS / "replays" / f"{path.stem}.{preset.stem}.txt"
+        if own.is_file():
+            return own
     return LEVELS / "replays" / f"{path.stem}.txt"
 
 
@@ -31,8 +40,8 @@ def loaded():
     return {p.name: load_level(p) for p in FILES}
 
 
-def test_there_are_at_least_five_levels_in_play_order():
-    assert len(FILES) >= 5
+def test_there_are_at_least_eight_levels_in_play_order():
+    assert len(FILES) >= 8
     assert all(p.name[:2].isdigit() for p in FILES), [p.name for p in FILES]
     assert FILES[0].name.startswith("01")
 
@@ -43,11 +52,12 @@ def test_level_has_what_a_level_needs(path, loaded):
     assert lv.title and lv.title != path.stem, "set the map property 'title'"
     assert lv.goals, "needs a goal"
     assert lv.checkpoints, "needs at least one checkpoint"
-    assert 10 <= len(lv.coins) <= 40
+    assert 20 <= len(lv.coins) <= 60
     signs = [t for t in lv.triggers if t.props.get("message")]
     assert signs, "needs signposts (trigger objects with a 'message')"
-    # several screens (the canvas is 30x17 tiles)
-    assert lv.cols >= 60 or lv.rows >= 34
+    assert all(len(t.props["message"]) <= 40 for t in signs), "signs teach in a few words"
+    # at least eight screens wide or tall (the canvas is 480 x 270 px: 30 x 16.9 tiles of 16 px)
+    assert lv.width >= 8 * 480 or lv.height >= 8 * 270, (lv.cols, lv.rows)
     # spawn inside the map, above ground
     sx, sy = lv.spawn
     assert 0 <= sx < lv.width and 0 < sy <= lv.height
@@ -81,20 +91,26 @@ def make_levels():
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_only_true_foreground_is_drawn_over_the_player(path, make_levels):
     """The game draws its sprites where the first object layer sits: tile layers above it cover the hero.
-    Those may hold only what the hero passes behind (grass tufts, flowers, vines, water); signposts,
-    fences, bushes and rocks stand behind the hero, in a layer below the objects."""
+    Those may hold only what the hero passes behind (grass tufts, flowers, vines, water, and the cover of a
+    hidden passage, drawn from cover.tsx over cells with no terrain); signposts, fences, bushes and rocks
+    stand behind the hero, in a layer below the objects."""
     gen = make_levels
     root = ET.parse(path).getroot()
     over, under = set(), set()
     seen_objects = False
+    cells = {}
     for node in root:
         if node.tag == "objectgroup":
             seen_objects = True
         elif node.tag == "layer":
-            ids = {int(v) - 1 for v in node.find("data").text.replace("\n", "").split(",") if int(v)}
+            cells[node.get("name")] = [int(v) - 1 for v in node.find("data").text.replace("\n", "").split(",")]
+            ids = {t for t in cells[node.get("name")] if t >= 0}
             (over if seen_objects else under).update(ids)
-    assert over <= gen.FOREGROUND, f"props drawn over the player: tile ids {sorted(over - gen.FOREGROUND)}"
+    allowed = gen.FOREGROUND | gen.COVERS
+    assert over <= allowed, f"props drawn over the player: tile ids {sorted(over - allowed)}"
     assert gen.SIGN in under  # every level has signposts, and they stand behind the hero
+    covered = [i for i, t in enumerate(cells["foreground"]) if t in gen.COVERS]
+    assert all(cells["terrain"][i] < 0 for i in covered), "a cover hides a passage: nothing collides under it"
 
 
 def test_next_chain_visits_every_level(loaded):
@@ -172,15 +188,57 @@ def test_replay_completes_the_level(path, loaded):
     assert passed <= reached, f"{replay.name} passes flags {sorted(passed - reached)} without reaching them"
 
 
+def headless_replay(replay: Path, *extra: str) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "game", "--headless", "--replay", str(replay), *extra],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 @pytest.mark.parametrize("level", FILES, ids=lambda p: p.stem)
 def test_the_headless_cli_completes_the_level_with_its_replay(level):
     """The replay's ``level NAME`` header picks the level: no --level needed."""
     assert parse(replay_of(level).read_text()).level == level.name
-    proc = subprocess.run(
-        [sys.executable, "-m", "game", "--headless", "--replay", str(replay_of(level))],
-        cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    result = headless_replay(replay_of(level))
     assert result["completed"] is True, f"{level.name}: {result['player']}"
     assert result["level"] == level.name
     assert result["events"][-1]["type"] == "goal" and result["events"][-1]["step"] == result["steps"]
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("level", FILES, ids=lambda p: p.stem)
+def test_every_preset_completes_every_level(level, preset):
+    """Through the real CLI with --feel: the level's replay, or the preset's own where one does not fit all."""
+    replay = replay_of(level, preset)
+    assert parse(replay.read_text()).level == level.name
+    result = headless_replay(replay, "--feel", str(preset.relative_to(ROOT)))
+    assert result["completed"] is True, f"{replay.name} under {preset.stem}: {result['player']}"
+
+
+def test_preset_replays_are_needed_and_named_for_a_level_and_a_preset():
+    """``STEM.PRESET.txt`` only for a shipped level and preset, and only where the level's own replay fails
+    under that preset (tools/find_replay.py --presets removes the others)."""
+    stems, presets = {p.stem for p in FILES}, {p.stem: p for p in PRESETS}
+    for own in sorted((LEVELS / "replays").glob("*.*.txt")):
+        stem, preset = own.name[:-len(".txt")].rsplit(".", 1)
+        assert stem in stems and preset in presets, own.name
+        level = load_level(LEVELS / f"{stem}.tmx")
+        session = Session(level, load_feel(presets[preset]))
+        for buttons in parse_script(replay_of(LEVELS / f"{stem}.tmx").read_text(), stem):
+            if session.completed:
+                break
+            session.step(buttons)
+        assert not session.completed, f"{own.name} is not needed: {stem}.txt completes the level under {preset}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_level_hides_a_secret(path, loaded, make_levels):
+    """At least a few coins lie behind a cover (a hidden passage), out of sight until the player walks in."""
+    lv = loaded[path.name]
+    root = ET.parse(path).getroot()
+    fg = next(layer for layer in root.iter("layer") if layer.get("name") == "foreground")
+    cells = [int(v) - 1 for v in fg.find("data").text.replace("\n", "").split(",")]
+    ts = lv.tile_size
+    hidden = [c for c in lv.coins
+              if cells[int((c.y + c.h / 2) // ts) * lv.cols + int((c.x + c.w / 2) // ts)] in make_levels.COVERS]
+    assert len(hidden) >= 3, f"{len(hidden)} coins behind covers"
