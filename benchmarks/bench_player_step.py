@@ -65,14 +65,21 @@ def measure(extras: bool, repeats: int = 7) -> tuple[list[float], list[float]]:
     return wall, cpu
 
 
-def _run_elsewhere(root: str, repeats: int) -> dict:
-    """This benchmark (this file's scenes) on the engine in another checkout, in a fresh process."""
+def run_in_checkout(root: str, module: str, expression: str):
+    """``expression`` (over ``b``, this folder's ``module``) worked out with the engine of the checkout at
+    ``root``, in a fresh process; returns its value (it must be JSON)."""
     here = str(pathlib.Path(__file__).parent)
-    code = (f"import json, sys; sys.path[:0] = [{root!r}, {here!r}]; import bench_player_step as b; "
-            f"print(json.dumps({{k: b.measure(v, {repeats}) for k, v in b.SCENES.items()}}))")
+    code = (f"import json, sys; sys.path[:0] = [{root!r}, {here!r}]; import {module} as b; "
+            f"print(json.dumps({expression}))")
     env = dict(os.environ, PYTHONPATH=root)
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
+
+
+def _run_elsewhere(root: str, repeats: int) -> dict:
+    """This benchmark (this file's scenes) on the engine in another checkout, in a fresh process."""
+    return run_in_checkout(root, "bench_player_step",
+                           f"{{k: b.measure(v, {repeats}) for k, v in b.SCENES.items()}}")
 
 
 def main(argv: list[str]) -> None:

@@ -3,12 +3,13 @@
 Pure Python + numpy; copy this folder into your project. See engine/README.md.
 """
 
-from .bodies import Actor, Buttons, Character, Contact, Ground, Trigger, TriggerEvent
+from .bodies import Actor, ActorEvent, Buttons, Character, Contact, Ground, Touch, Trigger, TriggerEvent
 from .debug import DebugDraw, debug_draw
 from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
 from .geometry import Rect, lerp, overlaps
 from ._snapshot import Snapshot
 from .platforms import Path, Platform
+from .queries import RayHit, Tile
 from .ropes import Rope, RopeConfig
 from .tiles import Edges, GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
@@ -16,6 +17,7 @@ from .world import StepResult, World
 
 __all__ = [
     "Actor",
+    "ActorEvent",
     "Buttons",
     "Character",
     "ConfigError",
@@ -33,6 +35,7 @@ __all__ = [
     "Physics",
     "Platform",
     "Platforms",
+    "RayHit",
     "Rect",
     "Rope",
     "RopeConfig",
@@ -41,6 +44,8 @@ __all__ = [
     "StepResult",
     "TileGrid",
     "TileKind",
+    "Tile",
+    "Touch",
     "Trigger",
     "TriggerEvent",
     "World",

@@ -40,6 +40,23 @@ def flag(owner: str, name: str, value) -> bool:
     raise TypeError(f"{owner}: {name} must be True or False, got {_show(value)}")
 
 
+def ratio(owner: str, name: str, value) -> float:
+    """A number in 0..1."""
+    v = number(owner, name, value, "ratio")
+    if not 0.0 <= v <= 1.0:
+        raise ValueError(f"{owner}: {name} must be between 0 and 1, got {v!r}")
+    return v
+
+
+def mask(owner: str, name: str, value) -> int:
+    """A bit mask: a whole number >= 0 (e.g. 1 | 4)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{owner}: {name} must be a bit mask, a whole number >= 0 (e.g. 1 | 4), got {_show(value)}")
+    if not 0 <= value < 1 << 64:
+        raise ValueError(f"{owner}: {name} must be a bit mask of 64 bits at most, >= 0 (e.g. 1 | 4), got {value!r}")
+    return int(value)
+
+
 def text(owner: str, name: str, value) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{owner}: {name} must be a string, got {_show(value)}")

@@ -67,8 +67,11 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
         # Slope surfaces: the centre column, or a neighbour's edge nearest the centre.
         cx = x + w * 0.5
         cc = _floor(cx / ts)
+        slope_rows = grid._slope_rows
         for r in range(max(0, _floor(lo / ts) - 1), r1 + 1):
             base = r * cols
+            if not slope_rows[r] or SLOPE not in k[base + c0:base + c1 + 1]:
+                continue  # (the usual case: no slope under the box in this row)
             bottom = (r + 1) * ts
             centre_is_slope = 0 <= cc < cols and k[base + cc] == SLOPE
             for c in range(c0, c1 + 1):
@@ -92,7 +95,7 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
         if p is skip or (drop and p.one_way):
             continue
         if p.x < x + w and x < p.x + p.w and lo <= p.y <= feet_to:
-            found.append((p.y, 2, "platform", p, p.one_way))
+            found.append((p.y, 2, p._kind, p, p.one_way))
     if not found:
         return None
     if len(found) == 1:
@@ -122,12 +125,9 @@ def find_ceiling(grid, platforms, skip, x: float, w: float, head_from: float, he
         if bottom <= head_to:
             break
         base = r * cols
-        for c in range(c0, c1 + 1):
-            kind = k[base + c]
-            if kind == SOLID or kind == SLOPE:
-                found = bottom
-                break
-        if found > -INF:
+        row = k[base + c0:base + c1 + 1]
+        if SOLID in row or SLOPE in row:
+            found = bottom
             break
     top_edge = grid._y_lo
     if head_to < top_edge <= head_from + EPS and top_edge > found:
@@ -204,9 +204,21 @@ def move_y(grid, platforms, a, ty: float, drop: bool, skip=None):
         h = a.h
         sup = find_support(grid, platforms, skip, a.x, a.w, y + h, ty + h, drop)
         if sup is not None:
-            a.y = place_before(sup[0], h)
-            a.ground = sup[1]
-            return Contact((0, -1), sup[1].kind, sup[1].platform)
+            top = sup[0]
+            a.y = place_before(top, h)
+            ground = sup[1]
+            a.ground = ground
+            kind = ground.kind
+            if kind == "solid" or kind == "one_way":  # (inline: a grounded actor does this every step)
+                ts = grid.tile_size
+                r = int(top // ts)
+                cc = _floor((a.x + a.w * 0.5) / ts)
+                tile = (cc, r) if r * ts == top and 0 <= r < grid.rows and 0 <= cc < grid.cols and \
+                    grid._k[r * grid.cols + cc] == (SOLID if kind == "solid" else ONE_WAY) \
+                    else _support_tile(grid, a, top, kind)
+            else:
+                tile = None if ground.platform is not None else _support_tile(grid, a, top, kind)
+            return Contact((0, -1), kind, ground.platform, tile, a.vx, a.vy)
         a.y = ty
         return None
     if ty < y:
@@ -216,16 +228,55 @@ def move_y(grid, platforms, a, ty: float, drop: bool, skip=None):
             if _floor((ty + h - EPS) / ts) < _floor((y + h - EPS) / ts) else -INF  # (only entering a new row)
         if feet_cap - h > ceiling:
             a.y = min(y, feet_cap - h)
-            return Contact((0, 1), "slope", None)
+            cc = _floor((a.x + a.w * 0.5) / ts)
+            return Contact((0, 1), "slope", None, (cc, round(feet_cap / ts) - 1), a.vx, a.vy)
         if ceiling > -INF:
             a.y = ceiling
             for p in platforms:
                 if p is not skip and not p.one_way and p.y + p.h == ceiling and p.x < a.x + a.w \
                         and a.x < p.x + p.w:
-                    return Contact((0, 1), "platform", p)
-            return Contact((0, 1), "solid", None)
+                    return Contact((0, 1), p._kind, p, None, a.vx, a.vy)
+            r = round(ceiling / ts) - 1
+            return Contact((0, 1), "solid", None, _tile_hit(grid, a, r, r, _BLOCKS), a.vx, a.vy)
         a.y = ty
     return None
+
+
+_BLOCKS = (SOLID, SLOPE)  # what a ceiling or a wall can be made of
+_FLOORS = {"solid": (SOLID,), "one_way": (ONE_WAY,), "slope": (SLOPE,)}
+
+
+def _tile_hit(grid, a, r0: int, r1: int, kinds, c0: int | None = None, c1: int | None = None):
+    """``(col, row)`` of the tile of one of ``kinds`` in rows r0..r1 (and columns c0..c1, by default those
+    the box spans) nearest the box's centre, or None (a wall edge of the map). Only called on a hit."""
+    ts, cols = grid.tile_size, grid.cols
+    if c0 is None:
+        c0, c1 = _floor(a.x / ts), _ceil((a.x + a.w) / ts) - 1
+    c0, c1, r0, r1 = max(c0, 0), min(c1, cols - 1), max(r0, 0), min(r1, grid.rows - 1)
+    cx, cy = (a.x + a.w * 0.5) / ts - 0.5, (a.y + a.h * 0.5) / ts - 0.5  # in tiles, to tile centres
+    k, best, far = grid._k, None, INF
+    for r in range(r0, r1 + 1):
+        base = r * cols
+        for c in range(c0, c1 + 1):
+            if k[base + c] in kinds:
+                d = (c - cx) * (c - cx) + (r - cy) * (r - cy)
+                if d < far:
+                    best, far = (c, r), d
+    return best
+
+
+def _support_tile(grid, a, y: float, kind: str):
+    """The tile a box standing at ``y`` stands on (its flat top or slope surface at ``y``), or None."""
+    ts = grid.tile_size
+    if kind == "slope":
+        return _tile_hit(grid, a, _floor((y - EPS) / ts), _floor((y + EPS) / ts), _FLOORS[kind])
+    r = round(y / ts)
+    if r * ts != y or not 0 <= r < grid.rows:
+        return None  # a wall edge of the map
+    cc = _floor((a.x + a.w * 0.5) / ts)  # usually the tile under the centre (a few list reads)
+    if 0 <= cc < grid.cols and grid._k[r * grid.cols + cc] == (SOLID if kind == "solid" else ONE_WAY):
+        return cc, r
+    return _tile_hit(grid, a, r, r, _FLOORS[kind])
 
 
 def _x_blocked_at_column(grid, c: int, y0: float, y1: float, moving_right: bool):
@@ -314,6 +365,7 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None, tra
             ce = max(0, _floor(lead1 / ts))
             cols_range = range(cs, ce - 1, -1)
         stop = None  # the x the leading edge stops at
+        stop_col = -1  # the tile column that stopped it
         for c in cols_range:
             edge = c * ts if right else (c + 1) * ts
             while True:
@@ -328,7 +380,7 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None, tra
                             and find_ceiling(grid, platforms, skip, x, w, a.y, new_y) == -INF:
                         a.y = new_y
                         continue
-                stop = edge
+                stop, stop_col = edge, c
                 break
             if stop is not None:
                 break
@@ -337,11 +389,11 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None, tra
         if right:
             edge = grid._x_hi
             if lead0 - EPS <= edge < lead1 and (stop is None or edge < stop):
-                stop = edge
+                stop, stop_col = edge, -1
         else:
             edge = grid._x_lo
             if lead1 < edge <= lead0 + EPS and (stop is None or edge > stop):
-                stop = edge
+                stop, stop_col = edge, -1
         for p in platforms:
             if p is skip or p.one_way:
                 continue
@@ -349,31 +401,41 @@ def move_x(grid, platforms, a, tx: float, can_step: bool = False, skip=None, tra
                 continue
             if right:
                 if lead0 - EPS <= p.x < lead1 and (stop is None or p.x < stop):
-                    stop, kind, other = p.x, "platform", p
+                    stop, kind, other = p.x, p._kind, p
             else:
                 pr = p.x + p.w
                 if lead1 < pr <= lead0 + EPS and (stop is None or pr > stop):
-                    stop, kind, other = pr, "platform", p
+                    stop, kind, other = pr, p._kind, p
         if stop is None:
-            end, hit = tx, None
+            end = tx
         elif right:
-            end, hit = place_before(stop, w), Contact((-1, 0), kind, other)
+            end = place_before(stop, w)
         else:
-            end, hit = stop, Contact((1, 0), kind, other)
+            end = stop
         # -- the bottom-centre: climb the slopes on the way -------------------------------------------------
         climbed = _climb(grid, platforms, a, x, end, skip) if _slope_ahead(grid, a, x, end) else None
         if climbed is None:
             a.x = end
-            return hit
-        a.x, lifted = climbed
+            return None if stop is None else _wall(grid, a, right, kind, other, stop_col)
+        a.x, lifted, col = climbed
         if not lifted:
-            return Contact((-1 if right else 1, 0), "slope", None)
+            return Contact((-1 if right else 1, 0), "slope", None, (col, _floor((a.y + a.h - EPS) / ts)), a.vx,
+                           a.vy)
         if a.x == end:
-            return hit
+            return None if stop is None else _wall(grid, a, right, kind, other, stop_col)
         x = a.x  # on from the lift, at the new height (each lift ends a column further on)
         lifts += 1
         if lifts > 2 * cols + 8:  # (a safety net: never reached)
-            return Contact((-1 if right else 1, 0), "slope", None)
+            return Contact((-1 if right else 1, 0), "slope", None, None, a.vx, a.vy)
+
+
+def _wall(grid, a, right: bool, kind: str, other, col: int) -> Contact:
+    """The Contact for a side stopped at tile column ``col`` (-1: a map edge or ``other``, a body)."""
+    tile = None
+    if other is None and col >= 0:
+        ts = grid.tile_size
+        tile = _tile_hit(grid, a, _floor(a.y / ts), _ceil((a.y + a.h) / ts) - 1, _BLOCKS, col, col)
+    return Contact((-1 if right else 1, 0), kind, other, tile, a.vx, a.vy)
 
 
 def _slope_ahead(grid, a, x0: float, x1: float) -> bool:
@@ -395,10 +457,10 @@ def _slope_ahead(grid, a, x0: float, x1: float) -> bool:
 
 def _climb(grid, platforms, a, x0: float, x1: float, skip):
     """Sweep the bottom-centre from box x ``x0`` toward ``x1``, column by column, up to the first slope
-    surface it would pass under. Returns None when it needs no lift all the way; ``(x, True)`` after
-    lifting ``a.y`` onto the surface at box x ``x`` (the end of that column's stretch); ``(x, False)``
-    where a slope face (steeper than 45°) or a lift into something solid stops it. (Called when
-    ``_slope_ahead``: the feet's row is inside the map.)"""
+    surface it would pass under. Returns None when it needs no lift all the way; ``(x, True, col)`` after
+    lifting ``a.y`` onto the surface of column ``col`` at box x ``x`` (the end of that column's stretch);
+    ``(x, False, col)`` where a slope face (steeper than 45°) or a lift into something solid stops it.
+    (Called when ``_slope_ahead``: the feet's row is inside the map.)"""
     ts, cols, k = grid.tile_size, grid.cols, grid._k
     w, h = a.w, a.h
     half = w * 0.5
@@ -423,7 +485,7 @@ def _climb(grid, platforms, a, x0: float, x1: float, skip):
         bottom = (r + 1) * ts
         if feet > bottom - _slope_height(grid, i, min(max(seg_a - left, 0.0), ts)) + EPS:
             # the surface starts above the feet: a face, a wall at this column's edge
-            return (x0 if first else _centre_before(seg_a, half, right, x0)), False
+            return (x0 if first else _centre_before(seg_a, half, right, x0)), False, c
         surface = bottom - _slope_height(grid, i, min(max(seg_b - left, 0.0), ts))
         if feet <= surface:
             continue
@@ -433,9 +495,9 @@ def _climb(grid, platforms, a, x0: float, x1: float, skip):
         if not box_free(grid, platforms, nx, new_y, w, h, skip) \
                 or find_ceiling(grid, platforms, skip, nx, w, a.y, new_y) > -INF:
             # (a solid, a platform, a ceiling, or a slope stacked right above the one climbed)
-            return (x0 if first else _centre_before(seg_a, half, right, x0, inclusive=True)), False
+            return (x0 if first else _centre_before(seg_a, half, right, x0, inclusive=True)), False, c
         a.y = new_y
-        return nx, True
+        return nx, True, c
     return None
 
 
@@ -452,24 +514,67 @@ def _centre_before(edge: float, half: float, right: bool, x0: float, inclusive: 
     return min(x, x0)
 
 
-def move(grid, platforms, a, dx: float, dy: float, drop: bool, skip=None):
+def move(grid, platforms, a, dx: float, dy: float, drop: bool, skip=None, rest: float = 0.0,
+         vy0: float | None = None):
     """One step of motion for any actor: the Y pass, then the X pass (which climbs slopes).
 
-    Records ``a.contacts`` and stops the velocity on each axis that hit something.
-    Returns ``(y_contact or None, x_before)``.
+    Records ``a.contacts`` and stops the velocity on each axis that hit something, or bounces it back
+    (``a.bounce``, see :func:`rebound`; ``rest``: px/s, a rebound off a floor slower than this stops;
+    ``vy0``: px/s, the vertical speed before this step's gravity, so a bounce starts from the speed at
+    the moment of the hit, not the step's end). Returns ``(y_contact or None, x_before)``.
     """
     a.contacts = []
-    hit_y = move_y(grid, platforms, a, a.y + dy, drop, skip) if dy else None
+    y0 = a.y
+    hit_y = move_y(grid, platforms, a, y0 + dy, drop, skip) if dy else None
     if hit_y is not None:
         a.contacts.append(hit_y)
-        a.vy = 0.0
+        if a.bounce:
+            if vy0 is not None:  # v^2 grows linearly with the distance under constant gravity
+                vy = a.vy
+                a.vy = math.copysign(math.sqrt(max(0.0, vy0 * vy0 + (vy * vy - vy0 * vy0) * (a.y - y0) / dy)), vy)
+            rebound(grid, a, hit_y, rest)
+        else:
+            a.vy = 0.0
     x_before = a.x
     if dx:
         hit_x = move_x(grid, platforms, a, x_before + dx, hit_y is not None and hit_y.normal[1] < 0, skip)
         if hit_x is not None:
             a.contacts.append(hit_x)
-            a.vx = 0.0
+            if a.bounce:
+                rebound(grid, a, hit_x, rest)
+            else:
+                a.vx = 0.0
     return hit_y, x_before
+
+
+def rebound(grid, a, hit, rest: float) -> None:
+    """The velocity after ``hit`` for an actor with ``bounce`` e (0..1): the part along the normal comes
+    back e times as fast (0 slides along, 1 mirrors); a rebound slower than ``abs(rest)`` px/s off the
+    surface gravity presses on — a floor, or a ceiling when ``rest`` < 0 (gravity pulling up) — stops,
+    so a ball comes to rest instead of buzzing. On a slope's surface the normal is the surface's own, so
+    a ball bounces off a ramp at an angle."""
+    e = a.bounce
+    if not 0.0 <= e <= 1.0:
+        raise ValueError(f"{a!r}: bounce must be between 0 and 1, got {e!r}")
+    nx, ny = hit.normal
+    if nx:
+        a.vx = -e * a.vx
+        return
+    if ny > 0 or hit.kind != "slope" or hit.tile is None:
+        back = -e * a.vy
+        a.vy = back if ny * rest >= 0.0 or abs(back) > abs(rest) else 0.0
+        return
+    col, row = hit.tile  # a slope's surface: reflect about its normal
+    i = row * grid.cols + col
+    s = (grid._sr[i] - grid._sl[i]) / grid.tile_size  # rise per px to the right
+    norm = math.hypot(s, 1.0)
+    nx, ny = -s / norm, -1.0 / norm
+    into = a.vx * nx + a.vy * ny  # < 0: moving into the surface
+    if -e * into < rest:  # (a slope's surface is a floor: only gravity pulling down rests on it)
+        a.vy = 0.0  # too slow to bounce: lands, keeping its run
+        return
+    a.vx -= (1.0 + e) * into * nx
+    a.vy -= (1.0 + e) * into * ny
 
 
 def land(grid, platforms, a, was_grounded: bool, moved: float, drop: bool = False, skip=None) -> bool:

@@ -34,11 +34,13 @@ class Slots(NamedTuple):
 
 STATE: dict[type, Slots] = {
     Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
-                         "squished", "gravity", "snap", "drop_platform", "_clear"),
+                         "squished", "_gravity_scale", "snap", "drop_platform", "_clear", "solid", "bullet",
+                         "bounce", "group", "touches"),
                  lists=("contacts",),
-                 kept=("name",)),
+                 kept=("name", "data", "_world")),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
-                             "coyote_left", "buffer_left")),
+                             "coyote_left", "buffer_left", "_feel"),
+                     kept=("_feel_cache",)),
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
                             "_wait_left", "_seen"),
                     kept=("path", "name", "data")),
@@ -51,7 +53,8 @@ STATE: dict[type, Slots] = {
 # The World's own attributes: membership and overlaps are state; the rest is configuration (kept by a
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes"),
-                    kept=("_rope_set", "grid", "feel", "_derived", "_sensor_cells", "_sensor_order", "_sensor_moves"))
+                    kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
+                          "_tiles_grid", "_tiles_seen"))
 
 
 class _Layout(NamedTuple):
@@ -110,9 +113,10 @@ class Snapshot:
     """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
 
     __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra",
-                 "ropes")
+                 "ropes", "order", "tiles")
 
-    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=()):
+    def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=(),
+                 order=(), tiles=None):
         self.world = world
         self.steps = steps
         self.actors, self.platforms, self.triggers = actors, platforms, triggers
@@ -121,11 +125,14 @@ class Snapshot:
         self.boxes = boxes  # each trigger's box, in ``triggers`` order
         self.extra = extra  # ((obj, values), ...) for bodies held outside the world
         self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt), ...) in the world's rope order
+        self.order = order  # (generation, bodies) of the world's spatial hash: its members in its order
+        self.tiles = tiles  # (grid, its edited tiles): set_tile edits are state too
 
 
 def take(world, extra=()) -> Snapshot:
     """Capture ``world``'s state, plus that of ``extra`` bodies kept outside it (e.g. a dead player that
     will be added again)."""
+    world._sync_tiles()  # tiles edited since the last step: their actors' checks are in the state taken
     actors, platforms, triggers = tuple(world.actors), tuple(world.platforms), tuple(world.triggers)
     bodies = tuple((o, _capture(o)) for o in actors + platforms)
     boxes = tuple(t._box for t in triggers)
@@ -133,7 +140,8 @@ def take(world, extra=()) -> Snapshot:
     ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt)
                   for r in world.ropes)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
-                    held, ropes)
+                    held, ropes, (world._hash.generation, world._hash.ordered()),
+                    (world.grid, world.grid._edit_state()))
 
 
 def put(world, snap: Snapshot) -> None:
@@ -141,9 +149,18 @@ def put(world, snap: Snapshot) -> None:
     if snap.world is not world:
         raise ValueError("this snapshot was taken from another World; restore it into the world it came from")
     world.steps = snap.steps
+    grid, tiles = snap.tiles
+    if grid is world.grid:  # (a grid swapped in since is configuration: left as it is)
+        grid._restore_edits(tiles)
+        world._tiles_grid, world._tiles_seen = grid, grid.version
     if snap.triggers != tuple(world.triggers):
         world.triggers[:] = snap.triggers
-        world._sensor_moves = -1  # membership changed: rebuild the broadphase index
+        world._sensor_order = None  # membership changed: renumber the triggers
+    for a in world.actors:
+        if a._world is world:
+            a._world = None  # (set again below for the actors the snapshot holds)
+    for a in snap.actors:
+        a._world = world
     world.actors[:] = snap.actors
     world.platforms[:] = snap.platforms
     world._inside = set(snap.inside)
@@ -158,8 +175,28 @@ def put(world, snap: Snapshot) -> None:
             t._box = box
             moved = True
     if moved:
-        Trigger.moves += 1  # every world holding these triggers rebuilds its index
+        Trigger.moves += 1  # every world holding these triggers re-indexes them
+    _put_hash(world, snap)
     _put_ropes(world._rope_set, snap.ropes)
+
+
+def _put_hash(world, snap: Snapshot) -> None:
+    """The spatial hash (derived state) brought up to date: the restored bodies are re-read at the next
+    query (and the triggers at the next trigger pass: Trigger.moves), or, when its members or their order
+    changed since the snapshot, it is rebuilt in the snapshot's order."""
+    space = world._hash
+    generation, order = snap.order
+    if space.generation == generation:
+        pending = space.pending
+        for obj, _values in snap.bodies:
+            pending[obj] = None
+        for t in snap.triggers:
+            pending[t] = None
+        return
+    space.clear()
+    for obj in order:
+        space.insert(obj, obj.x, obj.y, obj.w, obj.h)
+    world._trigger_moves = Trigger.moves
 
 
 def _put_ropes(rope_set, saved) -> None:

@@ -5,12 +5,14 @@ Moving platforms live in ``platforms.py``. Records here are plain data; the worl
 
 from __future__ import annotations
 
+import numbers
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from . import _check
 from .geometry import Rect
 
-__all__ = ["Actor", "Buttons", "Character", "Contact", "Ground", "Trigger", "TriggerEvent"]
+__all__ = ["Actor", "ActorEvent", "Buttons", "Character", "Contact", "Ground", "Touch", "Trigger", "TriggerEvent"]
 
 
 class _ButtonFields(NamedTuple):
@@ -37,51 +39,107 @@ NO_BUTTONS = Buttons()
 
 
 class Ground(NamedTuple):
-    """What an actor stands on (``actor.ground``): ``kind`` is "solid", "slope", "one_way" or "platform"."""
+    """What an actor stands on (``actor.ground``): ``kind`` is "solid", "slope", "one_way", "platform" or
+    "actor" (a solid actor: a crate)."""
 
     kind: str
-    platform: Any = None  # the Platform when kind == "platform"
+    platform: Any = None  # the Platform (or solid Actor) when kind is "platform" (or "actor")
     one_way: bool = False  # True when dropping through would work (one-way tile or platform only)
 
 
 class Contact(NamedTuple):
     """What an actor's own move touched in the last step (``actor.contacts``, Y pass first): ``normal``
-    points away from what was hit, e.g. (0, -1) for a floor, (-1, 0) for a wall on the right."""
+    points away from what was hit, e.g. (0, -1) for a floor, (-1, 0) for a wall on the right.
+
+    ``vx, vy`` are the actor's velocity (px/s) when it hit, before the hit stopped (or bounced) it: a wall
+    zeroes ``vx``, ``contact.vx`` still says how fast it was going."""
 
     normal: tuple[int, int]
-    kind: str  # "solid", "slope", "one_way", "platform"
+    kind: str  # "solid", "slope", "one_way", "platform", "actor" (a solid actor)
+    other: Any = None  # the Platform or solid Actor hit, or None
+    tile: tuple[int, int] | None = None  # (col, row) of the tile hit, or None (a body, a wall edge of the map)
+    vx: float = 0.0  # px/s, before the hit
+    vy: float = 0.0  # px/s, before the hit
+
+
+class ActorEvent(NamedTuple):
+    """Something that happened to an actor this step (``StepResult.events``), in the order it happened.
+
+    ``kind``: "landed" (on the ground after a step off it), "wall", "ceiling" (its own move was stopped:
+    every step it presses on), "pushed" (moved by a platform or a solid actor in its way; once per pusher
+    and step), "squished" (crushed, or found inside solid geometry with no way out). ``normal`` points away
+    from what was hit (for "pushed": the way it was pushed); ``tile`` is the ``(col, row)`` hit or None;
+    ``other`` the Platform or Actor, or None; ``vx, vy`` the actor's velocity (px/s) just before."""
+
+    kind: str
+    actor: Any
+    normal: tuple[int, int]
+    tile: tuple[int, int] | None = None
     other: Any = None
+    vx: float = 0.0
+    vy: float = 0.0
+
+
+class Touch(NamedTuple):
+    """``actor`` overlaps ``other`` after this step (or, for a bullet, its sweep reached it), and
+    ``actor.touches`` includes ``other.group`` (``StepResult.touches``).
+
+    ``side`` is the side of ``other`` that ``actor`` came from, judged from their previous positions:
+    "top" when actor's previous feet were at or above other's previous top (a stomp), else "bottom",
+    "left", "right", or "inside" when they already overlapped before this step."""
+
+    actor: Any
+    other: Any
+    side: str
 
 
 class Actor:
     """An axis-aligned box that moves and collides. ``x, y`` is the top-left corner (px).
 
-    ``gravity``: falls under the feel's gravity. ``snap``: while grounded, follows the ground down slopes
-    and small steps instead of flying off them (the same rule as a Character).
+    ``gravity_scale``: times the feel's gravity (1 normal, 0 none, negative pulls up); ``gravity=False`` is
+    the same as ``gravity_scale=0`` (an on/off alias). ``snap``: while grounded, follows the ground down
+    slopes and small steps instead of flying off them (the same rule as a Character). ``data``: anything
+    of yours (an enemy's kind, hit points); the engine never reads it.
+    ``solid``: other actors stand on it, ride it and are blocked by it, and it carries, pushes and
+    squishes them when it moves (a crate: the moving-platform rules).
+    ``bullet``: moves by a swept box along its path (never passing anything thin, however fast) and stops
+    at the first actor it touches. ``bounce``: restitution 0..1 of what it hits: 0 slides, 1 mirrors.
+    ``group`` / ``touches``: bit masks: the groups it is in, and the groups whose actors it reports
+    touching (``StepResult.touches``); 0 touches nothing.
     """
 
     __slots__ = (
         "_clear",
+        "_gravity_scale",
+        "_world",
+        "bounce",
+        "bullet",
         "contacts",
+        "data",
         "drop_platform",
-        "gravity",
         "ground",
+        "group",
         "h",
         "name",
         "on_ground",
         "prev_x",
         "prev_y",
         "snap",
+        "solid",
         "squished",
+        "touches",
         "vx",
         "vy",
         "w",
         "x",
         "y",
     )
+    one_way = False  # a solid actor is solid on every side (read where platforms are: see _motion.py)
+    _kind = "actor"  # what Ground / Contact call it when it is solid
 
-    def __init__(self, x: float, y: float, w: float, h: float, *, gravity: bool = True, name: str = "",
-                 snap: bool = True):
+    def __init__(self, x: float, y: float, w: float, h: float, *, gravity_scale: float | None = None,
+                 gravity: bool | None = None, name: str = "", snap: bool = True, data: Any = None,
+                 solid: bool = False, bullet: bool = False, bounce: float = 0.0, group: int = 1, touches: int = 0):
         owner = type(self).__name__
         self.x, self.y = _check.number(owner, "x", x), _check.number(owner, "y", y)
         self.w, self.h = _check.size(owner, "w", w), _check.size(owner, "h", h)
@@ -91,12 +149,39 @@ class Actor:
         self.on_ground = False
         self.ground: Ground | None = None
         self.contacts: list[Contact] = []  # what the last step's own move touched (Y pass first)
-        self.gravity = _check.flag(owner, "gravity", gravity)
+        self._gravity_scale = _scale(owner, gravity_scale, gravity)
+        self.data = data
         self.snap = _check.flag(owner, "snap", snap)
+        self.solid = _check.flag(owner, "solid", solid)
+        self.bullet = _check.flag(owner, "bullet", bullet)
+        if self.solid and self.bullet:
+            raise ValueError(f"{owner}: an actor is solid or a bullet, not both (a bullet never carries riders)")
+        self.bounce = _check.ratio(owner, "bounce", bounce)  # 0 slides along what it hits, 1 mirrors
+        self.group = _check.mask(owner, "group", group)  # bits: the groups this actor is in
+        self.touches = _check.mask(owner, "touches", touches)  # bits: the groups it reports touching
         self.squished = False  # crushed this step (also listed in StepResult.squished)
         self.drop_platform = None  # the one-way Platform a Character is dropping through, until below its top
         self.name = _check.text(owner, "name", name)
         self._clear = None  # (x, y, w, h) the engine last saw free of solids; anything else is checked
+        self._world = None  # the World that last added it (teleport re-indexes it there at once)
+
+    @property
+    def gravity_scale(self) -> float:
+        """Times the feel's gravity: 1 normal, 0 none (floats), 2 twice as heavy, negative pulls up."""
+        return self._gravity_scale
+
+    @gravity_scale.setter
+    def gravity_scale(self, value: float) -> None:
+        self._gravity_scale = _scale(type(self).__name__, value, None)
+
+    @property
+    def gravity(self) -> bool:
+        """On/off view of ``gravity_scale``: True unless it is 0; setting it makes the scale 1 or 0."""
+        return self._gravity_scale != 0.0
+
+    @gravity.setter
+    def gravity(self, on: bool) -> None:
+        self._gravity_scale = _scale(type(self).__name__, None, on)
 
     @property
     def rect(self) -> Rect:
@@ -106,6 +191,32 @@ class Actor:
     def feet(self) -> tuple[float, float]:
         """Bottom-centre of the box."""
         return self.x + self.w / 2, self.y + self.h
+
+    @property
+    def wall(self) -> Contact | None:
+        """The wall (or solid side) the last step's own move ran into, or None: ``wall.normal[0]`` points
+        away from it and ``wall.vx`` is the speed before it stopped the actor (turn round:
+        ``a.vx = -a.wall.vx``)."""
+        for c in self.contacts:
+            if c.normal[0]:
+                return c
+        return None
+
+    @property
+    def ceiling(self) -> Contact | None:
+        """The ceiling the last step's own move bumped into, or None (``ceiling.tile``: which block)."""
+        for c in self.contacts:
+            if c.normal[1] > 0:
+                return c
+        return None
+
+    @property
+    def floor(self) -> Contact | None:
+        """The floor the last step's own move came down on, or None (``floor.vy``: how fast it fell)."""
+        for c in self.contacts:
+            if c.normal[1] < 0:
+                return c
+        return None
 
     def interpolated(self, alpha: float) -> tuple[float, float]:
         """Position to draw: lerp(previous, current, alpha)."""
@@ -122,15 +233,24 @@ class Actor:
         self.ground = None
         self.squished = False
         self.drop_platform = None
+        world = self._world
+        if world is not None:
+            world._hash.move(self, self.x, self.y, self.w, self.h)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name or ''} x={self.x:.3f} y={self.y:.3f} w={self.w:g} h={self.h:g})"
 
 
 class Character(Actor):
-    """An actor driven by the feel controller (``controller.py``). Timers count in steps."""
+    """An actor driven by the feel controller (``controller.py``). Timers count in steps.
+
+    ``feel``: this character's own FeelConfig (run, jump, fall, windows), or None for the world's. Its
+    ``physics`` section is ignored: every body steps at the world's rate.
+    """
 
     __slots__ = (
+        "_feel",
+        "_feel_cache",
         "air_steps",
         "buffer_left",
         "coyote_left",
@@ -142,11 +262,37 @@ class Character(Actor):
     )
 
     def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player",
-                 snap: bool = True):
-        super().__init__(x, y, w, h, name=name, snap=snap)
+                 snap: bool = True, feel=None, gravity_scale: float = 1.0, data: Any = None, group: int = 1,
+                 touches: int = 0):
+        super().__init__(x, y, w, h, name=name, snap=snap, gravity_scale=gravity_scale, data=data, group=group,
+                         touches=touches)
+        self._feel_cache = None  # (own feel, world physics, the two merged, its Derived)
+        self.feel = feel
         self.facing = 1  # +1 right, -1 left
         self.held = NO_BUTTONS  # buttons held last step (to detect presses)
         self.reset_timers()
+
+    @property
+    def feel(self):
+        """This character's own FeelConfig, or None (it uses the world's)."""
+        return self._feel
+
+    @feel.setter
+    def feel(self, feel) -> None:
+        from .feel import FeelConfig  # (feel.py is plain data; imported here to keep bodies.py first)
+
+        if feel is not None and not isinstance(feel, FeelConfig):
+            raise TypeError(f"{type(self).__name__}: feel must be a FeelConfig (or None for the world's), "
+                            f"got {type(feel).__name__}; e.g. FeelConfig.from_dict({{'jump': {{'height': 32}}}})")
+        self._feel = feel
+
+    def _own_feel(self, physics):
+        """(feel, derived) of this character's own feel at the world's step rate (``physics``), cached."""
+        cache = self._feel_cache
+        if cache is None or cache[0] is not self._feel or cache[1] is not physics:
+            merged = replace(self._feel, physics=physics)
+            cache = self._feel_cache = (self._feel, physics, merged, merged.derived)
+        return cache[2], cache[3]
 
     def reset_timers(self) -> None:
         self.air_steps = 1 << 30  # steps since the last step that ended on the ground
@@ -167,6 +313,21 @@ class Character(Actor):
     def teleport(self, x: float, y: float) -> None:
         super().teleport(x, y)
         self.reset()
+
+
+def _scale(owner: str, scale, gravity) -> float:
+    """``gravity_scale`` from the constructor's two spellings (``gravity`` is the old on/off flag)."""
+    if gravity is not None:
+        if scale is not None:
+            raise ValueError(f"{owner}: give gravity_scale only (gravity=True/False is its on/off alias)")
+        if isinstance(gravity, numbers.Real) and not isinstance(gravity, bool) \
+                and not (isinstance(gravity, numbers.Integral) and gravity in (0, 1)):
+            raise TypeError(f"{owner}: gravity must be True or False (on / off), got {gravity!r}; for a strength "
+                            f"write gravity_scale={gravity!r} (1 normal, 0 none, negative pulls up)")
+        return 1.0 if _check.flag(owner, "gravity", gravity) else 0.0
+    if scale is None:
+        return 1.0
+    return _check.number(owner, "gravity_scale", scale, unit="times gravity (1 normal, 0 none, negative up)")
 
 
 class Trigger:

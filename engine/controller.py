@@ -24,8 +24,10 @@ NEVER = 1 << 30
 
 def _approach(value: float, target: float, amount: float) -> float:
     if value < target:
-        return min(value + amount, target)
-    return max(value - amount, target)
+        value += amount
+        return value if value <= target else target  # (min / max spelled out: this runs every step)
+    value -= amount
+    return value if value >= target else target
 
 
 def _clamp(v: float, limit: float) -> float:
@@ -102,17 +104,22 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> tuple[
         elif not buttons.jump:
             vy *= jump.release_cut  # released early: cut the rise
             ch.jumping = False
-    g = d.gravity if vy < 0.0 else d.fall_gravity
+    scale = ch._gravity_scale  # (1 normal, 0 none, negative pulls up: mirrored, the same rules)
+    g = d.gravity if vy * scale < 0.0 else d.fall_gravity
     max_fall = fall.max_speed
     if buttons.jump and ch.jumping and abs(vy) < jump.apex_hang_speed:
         g *= jump.apex_hang_gravity
-    if buttons.down and vy >= 0.0:
+    if buttons.down and vy * scale >= 0.0:
         g *= fall.fast_gravity_multiplier
         max_fall = fall.fast_max_speed
-    if vy > max_fall:
-        vy_new = max(max_fall, vy - g * dt)
+    if scale < 0.0:
+        vy_new = min(-max_fall, vy - g * scale * dt) if vy < -max_fall else max(vy + g * scale * dt, -max_fall)
+    elif vy > max_fall:
+        vy_new = max(max_fall, vy - g * scale * dt)
     else:
-        vy_new = min(vy + g * dt, max_fall)
+        vy_new = vy + g * scale * dt
+        if vy_new > max_fall:
+            vy_new = max_fall
     dy = (vy + vy_new) * 0.5 * dt  # exact for constant gravity: no Euler shortfall at the apex
     ch.vy = vy_new
     dx = ch.vx * dt
@@ -122,7 +129,10 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> tuple[
     skip = ch.drop_platform
     if dy < 0.0 and jump.corner_correction > 0.0:
         _correct_corner(ch, dy, jump.corner_correction, grid, platforms)
-    hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip)
+    if ch.bounce:
+        hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip, d.fall_gravity * scale * dt, vy)
+    else:
+        hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip)
     if hit_y is not None and hit_y.normal[1] > 0:
         ch.jumping = False  # head bonk ends the jump
 
@@ -138,8 +148,16 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms) -> tuple[
         ch.drop_platform = None  # wholly below the top dropped through (or standing elsewhere): it counts again
     if ch.drop_left > 0:
         ch.drop_left -= 1
-    ch.coyote_left = d.coyote_steps if ch.on_ground else max(0, d.coyote_steps - ch.air_steps)
-    ch.buffer_left = 0 if ch.since_press is None else max(0, d.buffer_steps + 1 - ch.since_press)
+    if ch.on_ground:
+        ch.coyote_left = d.coyote_steps
+    else:
+        left = d.coyote_steps - ch.air_steps
+        ch.coyote_left = left if left > 0 else 0
+    if ch.since_press is None:
+        ch.buffer_left = 0
+    else:
+        left = d.buffer_steps + 1 - ch.since_press
+        ch.buffer_left = left if left > 0 else 0
     return jumped, landed, dropped
 
 

@@ -7,9 +7,9 @@
 
     debug_draw(world, PygameDraw(), view=(cam_x, cam_y, 480, 270))
 
-``what`` names the thing: "solid", "one_way", "slope", "actor", "actor_ground", "platform",
-"platform_one_way", "trigger", "trigger_active", "velocity", "rope" (a line from each rope particle to
-the next, the pin first). Only tiles inside ``view`` are visited.
+``what`` names the thing: "solid", "one_way", "slope", "actor", "actor_ground", "actor_solid" (a crate),
+"bullet", "platform", "platform_one_way", "trigger", "trigger_active", "velocity", "rope" (a line from
+each rope particle to the next, the pin first). Only tiles inside ``view`` are visited.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ def debug_draw(world, draw: DebugDraw, view: tuple[float, float, float, float] |
 
 
 def _actor(a: Actor, draw: DebugDraw, scale: float) -> None:
-    draw.box(a.x, a.y, a.w, a.h, "actor_ground" if a.on_ground else "actor")
+    what = "actor_solid" if a.solid else "bullet" if a.bullet else "actor_ground" if a.on_ground else "actor"
+    draw.box(a.x, a.y, a.w, a.h, what)
     cx, cy = a.x + a.w / 2, a.y + a.h / 2
     draw.line(cx, cy, cx + a.vx * scale, cy + a.vy * scale, "velocity")

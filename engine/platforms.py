@@ -56,6 +56,8 @@ class Path:
 class Platform:
     """A kinematic solid (or one-way) box moving along a :class:`Path`."""
 
+    _kind = "platform"  # what Ground / Contact call it
+
     __slots__ = (
         "_dir",
         "_seen",

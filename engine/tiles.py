@@ -1,8 +1,11 @@
-"""TileGrid: solid, one-way and slope tiles over numpy arrays.
+"""TileGrid: solid, one-way and slope tiles over numpy arrays, changeable one tile at a time.
 
-The numpy arrays (``kinds``, ``slope_left``, ``slope_right``) are the public, read-only truth. The hot
-path reads flat Python lists built from them once: indexing a list costs a fraction of a numpy scalar
-access, and every query touches only the tiles a box covers, never the whole map.
+The numpy arrays (``kinds``, ``slope_left``, ``slope_right``) are the public, read-only truth: they cannot
+be made writable (their memory is a read-only buffer); ``set_tile`` and ``fill_tiles`` write through to
+them. The hot path reads flat Python lists mirroring them: indexing a list costs a fraction of a numpy
+scalar access, and every query touches only the tiles a box covers, never the whole map. An edit updates
+the arrays, the lists, the slope joins of the tile and its two neighbours, the rows holding slopes and the
+digest, in constant time; ``version`` counts edited tiles and ``changes_since`` says which.
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ class TileGrid:
             raise GridError(f"tile_size must be a positive whole number of px, got {tile_size!r}")
         try:
             raw = np.asarray(kinds)
-            k = raw.astype(np.int64)
+            k = raw.astype(np.int64, copy=False)
         except (TypeError, ValueError):
             raise GridError("kinds must be a 2-D array of tile kinds (rows x cols) of whole numbers") from None
         if raw.dtype.kind not in "iub":
@@ -100,28 +103,29 @@ class TileGrid:
                             f"use 0 empty, 1 solid, 2 one-way or 3 slope")
         ts = int(tile_size)
         rows, cols = k.shape
-        sl = self._heights(slope_left, k.shape, "slope_left")
-        sr = self._heights(slope_right, k.shape, "slope_right")
-        for r, c in np.argwhere(k == SLOPE):
-            r, c = int(r), int(c)
-            for name, arr in (("slope_left", sl), ("slope_right", sr)):
-                v = arr[r, c]
+        slopes = np.flatnonzero(k == SLOPE)  # flat indices of the slope tiles (usually few)
+        left, right = (self._heights(v, k.shape, name, slopes)
+                       for name, v in (("slope_left", slope_left), ("slope_right", slope_right)))
+        bad = ~np.isfinite(left) | ~np.isfinite(right) | (left < 0) | (left > ts) | (right < 0) | (right > ts)
+        if bad.any():
+            first = int(np.flatnonzero(bad)[0])
+            r, c = divmod(int(slopes[first]), cols)
+            for name, v in (("slope_left", left[first]), ("slope_right", right[first])):
                 if not math.isfinite(v):
                     raise GridError(f"slope tile at row {r}, col {c} has no {name}; give its surface height "
                                     f"in px (0..{ts}) above the tile's bottom edge")
                 if not 0 <= v <= ts:
                     raise GridError(f"slope tile at row {r}, col {c}: {name} {v:g} is outside 0..{ts} px")
-        sl = np.where(k == SLOPE, sl, 0.0)
-        sr = np.where(k == SLOPE, sr, 0.0)
 
         self.tile_size = ts
         self.rows, self.cols = int(rows), int(cols)
         self.width, self.height = self.cols * ts, self.rows * ts
-        self.kinds = k.astype(np.uint8)
-        self.slope_left = sl
-        self.slope_right = sr
-        for arr in (self.kinds, self.slope_left, self.slope_right):
-            arr.setflags(write=False)
+        self._kinds_rw, self.kinds = _shared(k.shape, np.uint8)
+        self._kinds_rw[...] = k
+        self._left_rw, self.slope_left = _shared(k.shape, np.float64)
+        self._right_rw, self.slope_right = _shared(k.shape, np.float64)
+        self._left_rw.ravel()[slopes] = left
+        self._right_rw.ravel()[slopes] = right
         if edges is None:
             edges = Edges()
         elif not isinstance(edges, Edges):
@@ -133,63 +137,214 @@ class TileGrid:
         self._y_lo = 0.0 if edges.top else -math.inf
         self._y_hi = float(self.height) if edges.bottom else math.inf
         self._digest = None
-        # Hot-path mirrors: flat row-major lists.
-        self._k = [int(v) for v in self.kinds.ravel()]
-        self._sl = [float(v) for v in sl.ravel()]
-        self._sr = [float(v) for v in sr.ravel()]
-        self._slope_rows = [bool(v) for v in (k == SLOPE).any(axis=1)]  # rows holding any slope tile
-        self._build_joins()
+        self.version = 0  # tiles edited so far (set_tile / fill_tiles): a renderer redraws when it changes
+        self._log: list[int] = []  # flat index of each edit since version _log_start
+        self._log_start = 0
+        self._original: dict[int, tuple[int, float, float]] = {}  # each edited tile as built (for snapshots)
+        self._edits: dict[int, tuple[int, float, float]] = {}  # each edited tile as it is now
+        self._frozen = (0, {})  # (version, a copy of _edits then): what snapshots at that version share
+        # Hot-path mirrors: the kinds as a flat row-major list; the slope heights (read only at slope tiles)
+        # as dicts by flat index, so a map of mostly air and rock costs a pointer a tile
+        self._k = self.kinds.ravel().tolist()
+        self._sl = dict(zip(slopes.tolist(), left.tolist(), strict=True))
+        self._sr = dict(zip(slopes.tolist(), right.tolist(), strict=True))
+        self._slope_count = np.bincount(slopes // cols, minlength=rows).tolist()  # slope tiles in each row
+        self._slope_rows = [v > 0 for v in self._slope_count]  # rows holding any slope tile
+        self._build_joins(slopes, left, right)
 
     @staticmethod
-    def _heights(values, shape, name):
+    def _heights(values, shape, name, slopes) -> np.ndarray:
+        """The heights at the slope tiles (flat indices ``slopes``): NaN where none were given."""
         if values is None:
-            return np.full(shape, np.nan)
+            return np.full(len(slopes), np.nan)
         try:
-            arr = np.array(values, dtype=np.float64)
+            arr = np.asarray(values, dtype=np.float64)
         except (TypeError, ValueError):
             raise GridError(f"{name} must be a 2-D array of numbers shaped like kinds") from None
         if arr.shape != shape:
             raise GridError(f"{name} has shape {arr.shape} but kinds has shape {shape}; give one height per tile")
-        return arr
+        return arr.ravel()[slopes]
 
-    def _build_joins(self) -> None:
-        """Precompute where slopes meet their neighbours.
+    def _build_joins(self, slopes, left, right) -> None:
+        """Precompute where slopes meet their neighbours (numpy over the slope tiles; ``_join`` is the same
+        for one tile).
 
-        ``_wall_l[i]`` / ``_wall_r[i]``: for a slope tile, the (low, high) heights above the tile's bottom
-        of the vertical face on its left / right edge (where the neighbour's surface is lower than the
-        slope's edge), or None. ``_ramp_l[i]`` / ``_ramp_r[i]``: a solid tile whose left / right neighbour
-        is a slope reaching the solid's top: walking up that slope steps onto the solid.
+        ``_wall_l[i]`` / ``_wall_r[i]`` (dicts over the slope tiles): the (low, high) heights above the
+        tile's bottom of the vertical face on its left / right edge (where the neighbour's surface is lower
+        than the slope's edge), or None. ``_ramp_l[i]`` / ``_ramp_r[i]``: a solid tile whose left / right
+        neighbour is a slope reaching the solid's top: walking up that slope steps onto the solid.
         """
         ts, cols, n = self.tile_size, self.cols, self.rows * self.cols
+        self._wall_l = dict.fromkeys(slopes.tolist())
+        self._wall_r = dict.fromkeys(slopes.tolist())
+        self._ramp_l = bytearray(n)  # (0 / 1: a byte a tile)
+        self._ramp_r = bytearray(n)
+        if not len(slopes):
+            return
+        kinds = self._kinds_rw.ravel()
+        col = slopes % cols
+        for faces, ramps, mine, other, has, step in (
+                (self._wall_l, self._ramp_r, left, self._right_rw.ravel(), col > 0, -1),
+                (self._wall_r, self._ramp_l, right, self._left_rw.ravel(), col < cols - 1, 1)):
+            j = np.where(has, slopes + step, slopes)  # the neighbour on that side (itself at the map's edge)
+            solid = has & (kinds[j] == SOLID)
+            theirs = np.where(solid, float(ts), np.where(has, other[j], 0.0))  # its height at the shared edge
+            face = np.flatnonzero(mine > theirs)
+            for i, low, high in zip(slopes[face].tolist(), theirs[face].tolist(), mine[face].tolist(), strict=True):
+                faces[i] = (low, high)
+            for i in j[solid & (mine >= ts)].tolist():  # a solid beside the slope's high edge: a ramp top
+                ramps[i] = 1
+
+    def _edge_height(self, i: int, right_side: bool) -> float:
+        kind = self._k[i]
+        if kind == SOLID:
+            return float(self.tile_size)
+        if kind == SLOPE:
+            return self._sr[i] if right_side else self._sl[i]
+        return 0.0
+
+    def _join(self, i: int) -> None:
+        """Recompute tile ``i``'s slope faces and ramps from it and its left / right neighbours."""
+        c = i % self.cols
+        k, ts, last = self._k, self.tile_size, self.cols - 1
+        self._ramp_l[i] = self._ramp_r[i] = 0
+        kind = k[i]
+        if kind != SLOPE:
+            self._wall_l.pop(i, None)
+            self._wall_r.pop(i, None)
+        if kind == SLOPE:
+            self._wall_l[i] = self._wall_r[i] = None
+            left_n = self._edge_height(i - 1, True) if c > 0 else 0.0
+            right_n = self._edge_height(i + 1, False) if c < last else 0.0
+            if self._sl[i] > left_n:
+                self._wall_l[i] = (left_n, self._sl[i])
+            if self._sr[i] > right_n:
+                self._wall_r[i] = (right_n, self._sr[i])
+        elif kind == SOLID:
+            if c > 0 and k[i - 1] == SLOPE and self._sr[i - 1] >= ts:
+                self._ramp_l[i] = 1
+            if c < last and k[i + 1] == SLOPE and self._sl[i + 1] >= ts:
+                self._ramp_r[i] = 1
+
+    # -- editing ---------------------------------------------------------------------------------------
+    def set_tile(self, col: int, row: int, kind, left: float | None = None, right: float | None = None) -> bool:
+        """Make tile (col, row) a ``kind`` (a TileKind); a SLOPE needs ``left`` and ``right``, its surface
+        height (px, 0..tile size) at its left and right edges. Returns True if the tile changed.
+
+        Constant time: the arrays, the hot-path lists, the slope joins of the tile and its neighbours and
+        the digest follow; ``version`` goes up by one. A World notices at its next step (actors left
+        inside a new solid are moved out or squished; one whose floor went falls).
+        """
+        col, row, kind, left, right = self._valid_edit("set_tile", col, row, kind, left, right)
+        return self._put(row * self.cols + col, kind, left, right)
+
+    def fill_tiles(self, col: int, row: int, cols: int, rows: int, kind, left: float | None = None,
+                   right: float | None = None) -> int:
+        """Set every tile of the rectangle ``cols`` x ``rows`` tiles from (col, row) like ``set_tile``
+        (the rectangle must lie on the map). Returns how many tiles changed."""
+        for name, v in (("cols", cols), ("rows", rows)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+                raise GridError(f"fill_tiles: {name} must be a whole number of tiles >= 0, got {v!r}")
+        if cols == 0 or rows == 0:
+            return 0
+        col, row, kind, left, right = self._valid_edit("fill_tiles", col, row, kind, left, right)
+        self._on_map("fill_tiles", col + int(cols) - 1, row + int(rows) - 1)
+        changed = 0
+        for r in range(row, row + int(rows)):
+            base = r * self.cols
+            for c in range(col, col + int(cols)):
+                changed += self._put(base + c, kind, left, right)
+        return changed
+
+    def _on_map(self, what: str, col, row) -> None:
+        for name, v, size in (("col", col, self.cols), ("row", row, self.rows)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise GridError(f"{what}: {name} must be a whole number, got {v!r}")
+            if not 0 <= v < size:
+                raise GridError(f"{what}: {name} {int(v)} is off the map (0..{size - 1}); the map is "
+                                f"{self.cols} cols x {self.rows} rows")
+
+    def _valid_edit(self, what: str, col, row, kind, left, right):
+        self._on_map(what, col, row)
+        if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)) or not EMPTY <= kind <= SLOPE:
+            raise GridError(f"{what}: unknown kind {kind!r}; use TileKind.EMPTY, SOLID, ONE_WAY or SLOPE")
+        kind = int(kind)
+        ts = self.tile_size
+        if kind == SLOPE:
+            heights = []
+            for name, v in (("left", left), ("right", right)):
+                if v is None:
+                    raise GridError(f"{what}: a slope needs {name}=, its surface height in px (0..{ts}) at its "
+                                    f"{name} edge")
+                if isinstance(v, bool) or not isinstance(v, (int, float, np.number)) or not math.isfinite(v) \
+                        or not 0 <= v <= ts:
+                    raise GridError(f"{what}: {name} must be a height in px within 0..{ts}, got {v!r}")
+                heights.append(float(v))
+            left, right = heights
+        elif left is not None or right is not None:
+            raise GridError(f"{what}: left / right are slope heights; a {TileKind(kind).name} tile takes none")
+        else:
+            left = right = 0.0
+        return int(col), int(row), kind, left, right
+
+    def _put(self, i: int, kind: int, left: float, right: float) -> bool:
         k, sl, sr = self._k, self._sl, self._sr
-        self._wall_l = [None] * n
-        self._wall_r = [None] * n
-        self._ramp_l = [False] * n
-        self._ramp_r = [False] * n
+        was = k[i]
+        if was == kind and sl.get(i, 0.0) == left and sr.get(i, 0.0) == right:
+            return False
+        if i not in self._original:
+            self._original[i] = (was, sl.get(i, 0.0), sr.get(i, 0.0))
+        self._edits[i] = (kind, left, right)
+        row, col = divmod(i, self.cols)
+        self._kinds_rw[row, col] = kind
+        self._left_rw[row, col] = left
+        self._right_rw[row, col] = right
+        k[i] = kind
+        if kind == SLOPE:
+            sl[i], sr[i] = left, right
+        else:
+            sl.pop(i, None)
+            sr.pop(i, None)
+        if (was == SLOPE) != (kind == SLOPE):
+            self._slope_count[row] += 1 if kind == SLOPE else -1
+            self._slope_rows[row] = self._slope_count[row] > 0
+        for j in (i - 1, i, i + 1):
+            if 0 <= j - row * self.cols < self.cols:
+                self._join(j)
+        self._digest = None
+        self.version += 1
+        log = self._log
+        log.append(i)
+        if len(log) > _LOG_LIMIT:  # forget the oldest half: a reader that far behind redraws everything
+            drop = len(log) // 2
+            del log[:drop]
+            self._log_start += drop
+        return True
 
-        def edge_height(i: int, side_right: bool) -> float:
-            kind = k[i]
-            if kind == SOLID:
-                return float(ts)
-            if kind == SLOPE:
-                return sr[i] if side_right else sl[i]
-            return 0.0
+    def _edit_state(self):
+        """(version, {flat index: (kind, left, right)}) of every tile edited so far: what a World snapshot
+        keeps (one copy per version, shared by the snapshots taken at it)."""
+        if self._frozen[0] != self.version:
+            self._frozen = (self.version, dict(self._edits))
+        return self._frozen
 
-        for i in range(n):
-            _r, c = divmod(i, cols)
-            kind = k[i]
-            if kind == SLOPE:
-                left_n = edge_height(i - 1, True) if c > 0 else 0.0
-                right_n = edge_height(i + 1, False) if c < cols - 1 else 0.0
-                if sl[i] > left_n:
-                    self._wall_l[i] = (left_n, sl[i])
-                if sr[i] > right_n:
-                    self._wall_r[i] = (right_n, sr[i])
-            elif kind == SOLID:
-                if c > 0 and k[i - 1] == SLOPE and sr[i - 1] >= ts:
-                    self._ramp_l[i] = True
-                if c < cols - 1 and k[i + 1] == SLOPE and sl[i + 1] >= ts:
-                    self._ramp_r[i] = True
+    def _restore_edits(self, state) -> None:
+        """Put every edited tile back as it was in ``state`` (from ``_edit_state``); tiles edited since
+        return to how the grid was built. Each tile that changes counts as an edit (``version``)."""
+        version, edits = state
+        if version == self.version:
+            return
+        for i in list(self._edits.keys() | edits.keys()):
+            kind, left, right = edits.get(i) or self._original[i]
+            self._put(i, kind, left, right)
+
+    def changes_since(self, version: int) -> list[tuple[int, int]] | None:
+        """The tiles ``(col, row)`` edited after ``version`` (oldest first, a tile edited twice twice), or
+        None when that is too long ago to remember (then treat every tile as changed)."""
+        if version < self._log_start or version > self.version:
+            return None
+        cols = self.cols
+        return [(i % cols, i // cols) for i in self._log[version - self._log_start:]]
 
     # -- construction helpers --------------------------------------------------------------------------
     @classmethod
@@ -240,9 +395,9 @@ class TileGrid:
 
     def surface_y(self, col: int, row: int, x: float) -> float:
         """World y of the slope surface of tile (col, row) at world x (clamped to the tile)."""
-        i = row * self.cols + col
         if self.kind_at(col, row) != TileKind.SLOPE:
             raise GridError(f"tile at row {row}, col {col} is not a slope")
+        i = row * self.cols + col
         ts = self.tile_size
         u = min(max(x - col * ts, 0.0), float(ts))
         return (row + 1) * ts - (self._sl[i] + (self._sr[i] - self._sl[i]) * u / ts)
@@ -282,11 +437,40 @@ class TileGrid:
             self._digest = h.digest()
         return self._digest
 
+    def copy(self) -> TileGrid:
+        """An independent grid with the same tiles and edges (edits to one do not show in the other)."""
+        twin = TileGrid.__new__(TileGrid)
+        twin.__dict__.update(self.__dict__)
+        for private, public in (("_kinds_rw", "kinds"), ("_left_rw", "slope_left"), ("_right_rw", "slope_right")):
+            mine = getattr(self, private)
+            arrays = _shared(mine.shape, mine.dtype)
+            arrays[0][...] = mine
+            setattr(twin, private, arrays[0])
+            setattr(twin, public, arrays[1])
+        for name in ("_k", "_sl", "_sr", "_slope_count", "_slope_rows", "_wall_l", "_wall_r", "_log", "_original",
+                     "_edits"):
+            setattr(twin, name, getattr(self, name).copy())
+        twin._ramp_l, twin._ramp_r = bytearray(self._ramp_l), bytearray(self._ramp_r)
+        return twin
+
     def __deepcopy__(self, memo):
-        return self  # immutable: clones of a world share it
+        return self.copy()
 
     def __repr__(self) -> str:
         return f"TileGrid({self.rows} rows x {self.cols} cols, {self.tile_size} px tiles)"
+
+
+_LOG_LIMIT = 1 << 16  # edits remembered for changes_since
+
+
+def _shared(shape, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """A private writable array of zeros and a public view of the same memory that cannot be made
+    writable (its buffer is read-only: ``setflags(write=True)`` raises)."""
+    dtype = np.dtype(dtype)
+    buf = bytearray(int(np.prod(shape)) * dtype.itemsize)
+    private = np.frombuffer(buf, dtype=dtype).reshape(shape)
+    public = np.frombuffer(memoryview(buf).toreadonly(), dtype=dtype).reshape(shape)
+    return private, public
 
 
 def _legend_entry(ch, entry) -> tuple[int, float, float]:

@@ -2,17 +2,24 @@
 
 Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
-   did not leave where it is now (placed, teleported, resized, or a platform moved by hand) and found
-   inside solid geometry is moved to the nearest free spot within reach (a tile, or
-   half its size if larger), or reported squished;
+   did not leave where it is now (placed, teleported, resized, a platform or solid actor moved by hand, or
+   a tile it overlaps edited with ``grid.set_tile``) and found inside solid geometry is moved to the
+   nearest free spot within reach (a tile, or half its size if larger), or reported squished;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
-   reporting actors crushed against anything solid as squished;
-3. actors, in the order added (squished ones stay pinned this step): a Character runs the controller, a
-   plain Actor falls; each moves Y then X against tiles and platforms, then lands or snaps to the ground;
-4. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
-5. triggers, in the order added, against actors in the order added: enter / stay / exit.
-Same grid, feel and inputs give bit-identical states (``state_hash``).
+   reporting actors crushed against anything solid as squished (``_solids.py``);
+3. actors but bullets, in the order added (squished ones stay pinned this step): a Character runs the
+   controller, a plain Actor falls; each moves Y then X against tiles, platforms and solid actors, then
+   lands or snaps to the ground; a solid actor then carries, pushes and squishes like a platform;
+4. bullets, in the order added: a swept move along the step's segment, stopped by tiles, platforms,
+   solid actors and the first actor they touch (``_bullets.py``);
+5. ropes, all at once: Verlet, nudged by the actors that moved, constraints, tiles (``ropes.py``);
+6. touches: for each actor that touches a group, the actors of that group it overlaps or ran into, with
+   the side it came from (``_touches.py``);
+7. triggers, in the order added, against actors in the order added: enter / stay / exit.
+Same grid, feel and inputs give bit-identical states (``state_hash``). The spatial hash (``_spatial.py``)
+lists every actor, platform and trigger for the queries (``queries.py``), the movers, bullets and touches
+and the trigger pass; what a step moved is re-read at the first query after it.
 """
 
 from __future__ import annotations
@@ -24,8 +31,9 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _check, _motion, _snapshot
-from .bodies import NO_BUTTONS, Actor, Buttons, Character, Ground, Trigger, TriggerEvent
+from . import _bullets, _check, _motion, _snapshot, _solids, _touches, queries
+from ._spatial import SpatialHash
+from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Trigger, TriggerEvent
 from .controller import control
 from .feel import FeelConfig
 from .geometry import overlaps, place_before
@@ -43,19 +51,21 @@ class StepResult(NamedTuple):
     jumped: list  # [Character]
     landed: list  # [Character]
     dropped: list  # [Character] dropped through a one-way platform
+    events: list  # [ActorEvent] for every actor: landed, wall, ceiling, pushed, squished; as they happened
+    touches: list  # [Touch]: by actor as added, what it ran into first, then what it overlaps as added
 
 
 class World:
     """Everything that moves, on one tile grid, stepped at the feel's fixed rate."""
 
-    _PUSH_STEP = 4.0  # px: a platform moving further in one step moves in pieces, so it cannot jump
-    #                   over an actor it should push
-    _CELL = 64  # px, side of a broadphase cell for triggers
 
-    def __init__(self, grid: TileGrid, feel: FeelConfig | None = None):
+    def __init__(self, grid: TileGrid, feel: FeelConfig | None = None, *, cell: float = 64.0):
         if not isinstance(grid, TileGrid):
             raise TypeError("World needs a TileGrid; build one with TileGrid(kinds) or TileGrid.from_ascii(text)")
         self.grid = grid
+        # The broadphase over every actor, platform and trigger (``_spatial.py``), current after every
+        # phase of a step that moves bodies and after add / remove / teleport.
+        self._hash = SpatialHash(_check.size("World", "cell", cell))
         self.feel = self._valid_feel(feel)
         self._derived = self.feel.derived
         self.actors: list[Actor] = []
@@ -65,9 +75,9 @@ class World:
         self._rope_set = _RopeSet()
         self.ropes: list[Rope] = self._rope_set.ropes
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
-        self._sensor_cells: dict[tuple[int, int], list[Trigger]] = {}  # broadphase: cell -> triggers
-        self._sensor_order: dict[Trigger, int] = {}
-        self._sensor_moves = -1  # Trigger.moves when the index was built
+        self._sensor_order: dict[Trigger, int] | None = None  # trigger -> index, rebuilt when triggers change
+        self._trigger_moves = Trigger.moves  # Trigger.moves when the hash last saw the triggers' boxes
+        self._tiles_grid, self._tiles_seen = grid, grid.version  # the grid and its edits the actors were checked on
         self.steps = 0
 
     @staticmethod
@@ -86,20 +96,25 @@ class World:
             return self._rope_set.add(obj, self.grid)
         if isinstance(obj, Actor):
             bucket = self.actors
-            obj._clear = None  # checked for solid geometry at its first step
         elif isinstance(obj, Platform):
             bucket = self.platforms
-            obj._seen = None  # a new platform may sit on actors: they are checked next step
         elif isinstance(obj, Trigger):
             bucket = self.triggers
-            self._sensor_moves = -1
         else:
             raise TypeError(f"cannot add {type(obj).__name__} to a World; add an Actor, Character, Platform, "
                             f"Rope or Trigger")
         if obj in self._members:
             raise ValueError(f"{obj!r} is already in this world")
+        if bucket is self.actors:
+            obj._clear = None  # checked for solid geometry at its first step
+            obj._world = self  # (so teleport re-indexes it at once)
+        elif bucket is self.platforms:
+            obj._seen = None  # a new platform may sit on actors: they are checked next step
+        else:
+            self._sensor_order = None
         bucket.append(obj)
         self._members.add(obj)
+        self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
         return obj
 
     def remove(self, obj) -> None:
@@ -109,6 +124,7 @@ class World:
         if obj not in self._members:
             raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
         self._members.discard(obj)
+        self._hash.remove(obj)
         for bucket in (self.actors, self.platforms, self.triggers):
             for i, o in enumerate(bucket):
                 if o is obj:
@@ -116,14 +132,16 @@ class World:
                     break
         if isinstance(obj, Trigger):
             self._inside = {pair for pair in self._inside if pair[0] is not obj}
-            self._sensor_moves = -1
+            self._sensor_order = None
         elif isinstance(obj, Actor):
+            if obj._world is self:
+                obj._world = None
             self._inside = {pair for pair in self._inside if pair[1] is not obj}
             if obj.ground is not None and obj.ground.platform is not None:
                 obj.ground = None
             obj.drop_platform = None
-        elif isinstance(obj, Platform):
-            for a in self.actors:
+        if isinstance(obj, Platform) or isinstance(obj, Actor) and obj.solid:
+            for a in self.actors:  # what stood on it stands on nothing now
                 if a.ground is not None and a.ground.platform is obj:
                     a.ground, a.on_ground = None, False
                 if a.drop_platform is obj:
@@ -145,36 +163,65 @@ class World:
         (characters left out hold nothing); None holds nothing."""
         by_actor = inputs is not None and inputs.__class__ is not Buttons and self._check_inputs(inputs)
         self.steps += 1
-        grid, platforms, d = self.grid, self.platforms, self._derived
-        squished: list[Actor] = []
+        grid, platforms, d, actors, space = self.grid, self.platforms, self._derived, self.actors, self._hash
+        if grid.version != self._tiles_seen or grid is not self._tiles_grid:
+            self._sync_tiles()
         stale = False
         for p in platforms:
             p.prev_x, p.prev_y = p.x, p.y
             if p._seen != (p.x, p.y, p.w, p.h, p.one_way):
                 stale = True  # added, moved or resized by hand: actors under it are checked
-        for a in self.actors:
+                self._check_box(p)
+                space.move(p, p.x, p.y, p.w, p.h)
+        special = False
+        check = None  # the actors the engine did not leave where they are
+        for a in actors:
             a.prev_x, a.prev_y = a.x, a.y
             a.squished = False
+            if a.solid or a.bullet or a.touches:
+                special = True
             if stale or a._clear != (a.x, a.y, a.w, a.h):
-                self._unstick(a, squished)
+                check = [a] if check is None else check + [a]
+        solids, bullets, touchers = platforms, (), ()
+        if special:
+            solids, bullets, touchers, moved = self._roles()
+            if moved:
+                check = actors  # a solid actor moved by hand: every actor is checked
+        # what the step collects as it goes (a world of plain actors on tiles needs none of it)
+        st = _solids.Step(grid, actors, platforms, solids, space) if platforms or special or check else None
+        if check:
+            for a in check:
+                self._unstick(a, st)
+                space.move(a, a.x, a.y, a.w, a.h)
 
-        for p in platforms:
-            self._move_platform(p, d.dt, squished)
+        moved = space.pending  # (re-read by the hash at its next query: see _spatial.py)
+        for p in platforms:  # (what they carry and push is marked moved as it goes: _solids.py)
+            _solids.move_platform(st, p, d.dt)
             p._seen = (p.x, p.y, p.w, p.h, p.one_way)
 
         jumped, landed, dropped = [], [], []
-        for a in self.actors:
+        events = st.events if st is not None else []
+        for a in actors:
             if a.squished:  # pinned: crushed this step
                 a.contacts = []
                 continue
             if a.vx - a.vx != 0.0 or a.vy - a.vy != 0.0:  # NaN or inf (set by hand)
                 raise ValueError(f"{a!r} has velocity vx={a.vx!r} vy={a.vy!r}; velocities must be finite px/s")
+            if a.bullet:
+                continue  # moved after everything else (4.)
+            was_grounded = a.on_ground
+            blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
+            x0, y0 = a.x, a.y
             if isinstance(a, Character):
                 if by_actor:
                     buttons = inputs.get(a, NO_BUTTONS)
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
-                did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, platforms)
+                if a._feel is None:
+                    did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, blockers)
+                else:  # its own feel, at the world's step rate
+                    feel, own = a._own_feel(self.feel.physics)
+                    did_jump, did_land, did_drop = control(a, buttons, feel, own, grid, blockers)
                 if did_jump:
                     jumped.append(a)
                 if did_land:
@@ -182,13 +229,80 @@ class World:
                 if did_drop:
                     dropped.append(a)
             else:
-                self._move_plain(a, d)
+                self._move_plain(a, d, blockers)
+            if a.solid:
+                _solids.follow(st, a, x0, y0)
             a._clear = (a.x, a.y, a.w, a.h)
+            moved[a] = None
+            hits = a.contacts
+            if (a.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
+                self._note(a, was_grounded, events)  # (not for the floor pressed on by a grounded actor)
 
+        if bullets:
+            self._fly(bullets, st)
         if self.ropes:
-            self._rope_set.step(grid, self.actors, d)
-        events = self._sense() if self.triggers else []
-        return StepResult(self.steps, events, squished, jumped, landed, dropped)
+            self._rope_set.step(grid, actors, d)
+        touches = _touches.find(touchers, actors, space, _solids.FEW) if touchers else []
+        sensed = self._sense() if self.triggers else []
+        squished = st.squished if st is not None else []
+        return StepResult(self.steps, sensed, squished, jumped, landed, dropped, events, touches)
+
+    def _roles(self):
+        """The solids (platforms, then solid actors in the order added), the bullets and the actors that
+        touch a group, checked; and whether a solid actor was moved by hand (then every actor is checked
+        for solid geometry)."""
+        solids, bullets, touchers, moved = list(self.platforms), [], [], False
+        for a in self.actors:
+            if a.touches:
+                touchers.append(a)
+            if a.solid:
+                if a.bullet:
+                    raise ValueError(f"{a!r} is both solid and a bullet; an actor is one or the other")
+                solids.append(a)
+                if a._clear != (a.x, a.y, a.w, a.h):
+                    moved = True
+            elif a.bullet:
+                if isinstance(a, Character):
+                    raise ValueError(f"{a!r}: a Character cannot be a bullet (bullets are plain Actors)")
+                bullets.append(a)
+        if len(solids) == len(self.platforms):
+            solids = self.platforms  # (no solid actors: the fast path)
+        return solids, bullets, touchers, moved
+
+    def _note(self, a: Actor, was_grounded: bool, events: list) -> None:
+        """The events of an actor's own move: walls and ceilings it ran into, and a landing."""
+        landed = a.on_ground and not was_grounded
+        for c in a.contacts:
+            n = c.normal
+            if n[1] < 0:
+                if landed:
+                    events.append(ActorEvent("landed", a, n, c.tile, c.other, c.vx, c.vy))
+                    landed = False
+            else:
+                events.append(ActorEvent("ceiling" if n[1] else "wall", a, n, c.tile, c.other, c.vx, c.vy))
+        if landed:  # set down without a hit (already at the surface, or snapped onto it)
+            g = a.ground
+            tile = None if g.platform is not None else \
+                _motion._support_tile(self.grid, a, a.y + a.h, g.kind)
+            events.append(ActorEvent("landed", a, (0, -1), tile, g.platform, a.vx, a.vy))
+
+    def _fly(self, bullets, st) -> None:
+        """Move every bullet, swept (``_bullets.py``)."""
+        d, grid, events = self._derived, self.grid, st.events
+        for b in bullets:
+            if b.squished:
+                continue
+            was_grounded = b.on_ground
+            dy = self._fall(b, d)
+            dx = b.vx * d.dt
+            x, y = min(b.x, b.x + dx), min(b.y, b.y + dy)
+            solids = st.blockers(b, x - 1.0, y - 1.0, b.w + abs(dx) + 2.0, b.h + abs(dy) + 2.0)
+            targets = _bullets.targets(st.near, b, dx, dy, 2.0 * grid.tile_size) if b.touches else ()
+            _bullets.fly(grid, solids, targets, b, dx, dy, d.fall_gravity * b._gravity_scale * d.dt)
+            b._clear = (b.x, b.y, b.w, b.h)
+            st.space.pending[b] = None
+            if b.contacts or (b.on_ground and not was_grounded):
+                self._note(b, was_grounded, events)
 
     def _check_inputs(self, inputs) -> bool:
         """Validate ``step``'s argument; returns True for a per-character dict."""
@@ -208,35 +322,54 @@ class World:
                                 f"got {type(buttons).__name__} {buttons!r}")
         return True
 
-    def _unstick(self, a: Actor, squished: list) -> None:
+    def _sync_tiles(self) -> None:
+        """Tiles edited since the last step (``grid.set_tile``): every actor overlapping one is checked at
+        this step like one placed by hand (moved out of a new solid, or squished); a new grid checks all."""
+        grid = self.grid
+        changes = grid.changes_since(self._tiles_seen) if grid is self._tiles_grid else None
+        if changes is None:
+            for a in self.actors:
+                a._clear = None
+        else:
+            ts, query = grid.tile_size, self._hash.query
+            for col, row in dict.fromkeys(changes):
+                x, y = col * ts, row * ts
+                for a in query(x, y, ts, ts):
+                    if isinstance(a, Actor) and overlaps(x, y, ts, ts, a.x, a.y, a.w, a.h):
+                        a._clear = None
+        self._tiles_grid, self._tiles_seen = grid, grid.version
+
+
+    def _unstick(self, a: Actor, st) -> None:
         """An actor the engine did not leave where it is: check its numbers, then move it out of solid
         geometry to the nearest free spot within ``_unstick_reach``, or report it squished (pinned)."""
-        for name in ("x", "y", "w", "h"):
-            v = getattr(a, name)
-            if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
-                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
-                raise ValueError(f"{a!r}: {name} must be {what}, got {v!r}; set it (or use actor.teleport(x, y))")
+        self._check_box(a)
         x, y = a.x, a.y
-        if _motion.depenetrate(self.grid, self.platforms, a, self._unstick_reach(a)):
+        reach = self._unstick_reach(a)
+        pad = reach + self.grid.tile_size
+        solids = st.blockers(a, a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
+        if _motion.depenetrate(self.grid, solids, a, reach):
             if (a.x, a.y) != (x, y):
                 a.prev_x, a.prev_y = a.x, a.y  # a correction, not motion: no interpolation smear
                 a.on_ground, a.ground = False, None
             a._clear = (a.x, a.y, a.w, a.h)
         else:
-            self._squish(a, squished)
+            _solids.squish(st, a)
+
+    @staticmethod
+    def _check_box(body) -> None:
+        """A body's x, y, w, h set by hand: finite numbers of px (sizes > 0), or a one-line error."""
+        for name in ("x", "y", "w", "h"):
+            v = getattr(body, name)
+            if not (isinstance(v, (int, float)) and math.isfinite(v)) or (name in "wh" and v <= 0):
+                what = "a finite number of px" if name in "xy" else "a finite size > 0 px"
+                fix = " (or use actor.teleport(x, y))" if isinstance(body, Actor) else ""
+                raise ValueError(f"{body!r}: {name} must be {what}, got {v!r}; set it{fix}")
 
     def _unstick_reach(self, actor: Actor) -> float:
         """px: how far a step may move an actor found inside solid geometry to a free spot: the larger of
         one tile and half the actor's larger side."""
         return max(float(self.grid.tile_size), 0.5 * max(actor.w, actor.h))
-
-    @staticmethod
-    def _squish(a: Actor, squished: list) -> None:
-        if not a.squished:
-            a.squished = True
-            squished.append(a)
-        a.vx = a.vy = 0.0
-        a._clear = None
 
     def settle(self, actor: Actor, reach: float | None = None) -> bool:
         """Stand ``actor`` on the ground near where it is (spawns, respawns): move it out of solid geometry
@@ -246,65 +379,75 @@ class World:
         """
         if not isinstance(actor, Actor) or actor not in self._members:
             raise ValueError(f"settle: {actor!r} is not an actor in this world; call world.add(actor) first")
-        grid, platforms = self.grid, self.platforms
+        grid = self.grid
         reach = 2.0 * grid.tile_size if reach is None else _check.size("settle", "reach", reach, zero=True)
+        st = _solids.Step(grid, self.actors, self.platforms, self._roles()[0], self._hash)
+        pad = reach + actor.w + actor.h + grid.tile_size
+        platforms = st.blockers(actor, actor.x - pad, actor.y - pad, actor.w + 2.0 * pad, actor.h + 2.0 * pad)
         if not _motion.depenetrate(grid, platforms, actor, reach):
             return False
         feet = actor.y + actor.h
         sup = _motion.find_support(grid, platforms, None, actor.x, actor.w, feet, feet + reach, False)
         actor.prev_x, actor.prev_y = actor.x, actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
+        self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         if sup is None:
             return False
         actor.y = place_before(sup[0], actor.h)
         actor.prev_y = actor.y
         actor._clear = (actor.x, actor.y, actor.w, actor.h)
+        self._hash.move(actor, actor.x, actor.y, actor.w, actor.h)
         actor.vy = 0.0
         actor.on_ground, actor.ground = True, sup[1]
         if isinstance(actor, Character):
             actor.air_steps = 0
         return True
 
-    # -- triggers --------------------------------------------------------------------------------------
-    def _index_sensors(self) -> None:
-        cell = self._CELL
-        cells: dict[tuple[int, int], list[Trigger]] = {}
-        for t in self.triggers:
-            for key in self._cells_of(t.x, t.y, t.w, t.h, cell):
-                cells.setdefault(key, []).append(t)
-        self._sensor_cells = cells
-        self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
-        self._sensor_moves = Trigger.moves
+    # -- queries (engine/queries.py) --------------------------------------------------------------------
+    def tile_at(self, x: float, y: float) -> queries.Tile:
+        """The tile ``(col, row, kind)`` holding the point (px); EMPTY off the map."""
+        return queries.tile_at(self.grid, x, y)
 
-    @staticmethod
-    def _cells_of(x: float, y: float, w: float, h: float, cell: int):
-        x0, y0 = int(x // cell), int(y // cell)
-        x1, y1 = int((x + w) // cell), int((y + h) // cell)
-        return [(cx, cy) for cy in range(y0, y1 + 1) for cx in range(x0, x1 + 1)]
+    def query_rect(self, x: float, y: float, w: float, h: float) -> list:
+        """Actors, platforms and triggers strictly overlapping the box, in the order added."""
+        return queries.query_rect(self, x, y, w, h)
+
+    def query_point(self, x: float, y: float) -> list:
+        """Actors, platforms and triggers holding the point, in the order added."""
+        return queries.query_point(self, x, y)
+
+    def raycast(self, x0: float, y0: float, x1: float, y1: float, actors: bool = False,
+                ignore=None) -> queries.RayHit | None:
+        """The first tile, wall, platform (or, with ``actors``, actor) the segment enters, or None."""
+        return queries.raycast(self, x0, y0, x1, y1, actors, ignore)
+
+    # -- triggers --------------------------------------------------------------------------------------
+    def _sync_triggers(self) -> None:
+        """Re-index the triggers when any trigger's box was changed (``Trigger.moves``)."""
+        if self._trigger_moves != Trigger.moves:
+            space = self._hash
+            for t in self.triggers:
+                space.move(t, *t._box)
+            self._trigger_moves = Trigger.moves
 
     def _sense(self) -> list[TriggerEvent]:
         """Enter / stay / exit for every (trigger, actor) pair, ordered by trigger then actor."""
-        if self._sensor_moves != Trigger.moves:
-            self._index_sensors()
-        cells, cell, triggers = self._sensor_cells, self._CELL, self.triggers
+        if self._trigger_moves != Trigger.moves:
+            self._sync_triggers()
+        near = self._hash.near
         now: set[tuple[Trigger, Actor]] = set()
         for a in self.actors:
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            span = (int((ax + aw) // cell) - int(ax // cell) + 1) * (int((ay + ah) // cell) - int(ay // cell) + 1)
-            if span > len(triggers):  # a big actor: testing every trigger is cheaper than its cells
-                near = triggers
-            elif span == 1:
-                near = cells.get((int(ax // cell), int(ay // cell)), ())
-            else:
-                near = [t for key in self._cells_of(ax, ay, aw, ah, cell) for t in cells.get(key, ())]
-            for t in near:
-                if overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
+            for t in near(ax, ay, aw, ah):
+                if isinstance(t, Trigger) and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
                     now.add((t, a))
         before = self._inside
         self._inside = now
         if not now and not before:
             return []
         order = self._sensor_order
+        if order is None:
+            order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
         actor_order = {a: i for i, a in enumerate(self.actors)}
         pairs = sorted(now | before, key=lambda p: (order[p[0]], actor_order.get(p[1], -1)))
         events = []
@@ -319,89 +462,33 @@ class World:
         """The actors overlapping ``trigger`` after the last step, in the order added."""
         return [a for a in self.actors if (trigger, a) in self._inside]
 
-    def _move_plain(self, a: Actor, d) -> None:
-        """A plain actor: gravity, then the Y and X passes and the ground snap, with no controller."""
-        grid, platforms = self.grid, self.platforms
+    def _fall(self, a: Actor, d) -> float:
+        """Gravity on a plain actor over one step: updates ``vy``, returns the step's dy (exact for constant
+        gravity)."""
         vy = a.vy
-        if a.gravity:
-            g = d.gravity if vy < 0.0 else d.fall_gravity
-            vy_new = min(vy + g * d.dt, self.feel.fall.max_speed)
+        scale = a._gravity_scale
+        # rising against gravity, the feel's rising gravity, then the falling one: a hop has the player's
+        # arc; a bouncing body has the falling one both ways, so bounce 1 comes back to where it fell from
+        if scale > 0.0:
+            g = d.gravity if vy < 0.0 and not a.bounce else d.fall_gravity
+            vy_new = min(vy + g * scale * d.dt, self.feel.fall.max_speed)
+        elif scale < 0.0:  # pulled up: the same, mirrored
+            g = d.gravity if vy > 0.0 and not a.bounce else d.fall_gravity
+            vy_new = max(vy + g * scale * d.dt, -self.feel.fall.max_speed)
         else:
             vy_new = vy
-        dy = (vy + vy_new) * 0.5 * d.dt
         a.vy = vy_new
+        return (vy + vy_new) * 0.5 * d.dt
+
+    def _move_plain(self, a: Actor, d, solids) -> None:
+        """A plain actor: gravity, then the Y and X passes and the ground snap, with no controller."""
+        grid = self.grid
+        vy0 = a.vy
+        dy = self._fall(a, d)
         was_grounded = a.on_ground
-        _hit, x_before = _motion.move(grid, platforms, a, a.vx * d.dt, dy, False)
-        _motion.land(grid, platforms, a, was_grounded, a.x - x_before)
-
-    # -- platforms -------------------------------------------------------------------------------------
-    def _move_platform(self, p: Platform, dt: float, squished: list) -> None:
-        """Move a platform along the stretch of its path covered this step, corner to corner, in pieces of
-        at most ``_PUSH_STEP`` px (X then Y each), so what it carries and pushes follows the path."""
-        x0, y0 = p.x, p.y
-        route = p._travel(dt)
-        if not route:
-            p.vx = p.vy = 0.0
-            return
-        nx, ny = route[-1]
-        p.vx, p.vy = (nx - x0) / dt, (ny - y0) / dt
-        shift = self._shift_platform
-        px, py = x0, y0
-        for tx, ty in route:
-            span = max(abs(tx - px), abs(ty - py))
-            pieces = math.ceil(span / self._PUSH_STEP) if span > self._PUSH_STEP else 1
-            for k in range(1, pieces + 1):
-                sx = tx if k == pieces else px + (tx - px) * k / pieces
-                sy = ty if k == pieces else py + (ty - py) * k / pieces
-                if sx != p.x:
-                    shift(p, sx, p.y, squished)
-                if sy != p.y:
-                    shift(p, p.x, sy, squished)
-            px, py = tx, ty
-
-    def _shift_platform(self, p: Platform, nx: float, ny: float, squished: list) -> None:
-        """Move a platform along one axis. Riders (standing on its top now) are carried and actors in the
-        way pushed, each by the ordinary collision-aware passes; one still inside a solid platform after
-        that is squished. One-way platforms carry and lift, never push or squish."""
-        grid, platforms = self.grid, self.platforms
-        dx, dy = nx - p.x, ny - p.y
-        top, left, right = p.y, p.x, p.x + p.w
-        p.x, p.y = nx, ny
-        for a in self.actors:
-            if a.squished:
-                continue
-            feet = a.y + a.h
-            if a.vy >= 0.0 and -1e-6 <= feet - top <= 1e-6 and left < a.x + a.w and a.x < right \
-                    and a.drop_platform is not p and (not a.on_ground or a.ground is None or a.ground.platform is p):
-                # a rider: carried the same way, stopped by whatever stops any move
-                if dx:
-                    _motion.move_x(grid, platforms, a, a.x + dx, False, p)
-                else:
-                    _motion.move_y(grid, platforms, a, place_before(ny, a.h), False, p)
-                if p.one_way:
-                    continue
-            elif p.one_way:
-                if dy < 0.0 and top + _motion.EPS >= feet > ny and nx < a.x + a.w and a.x < nx + p.w \
-                        and a.drop_platform is not p:
-                    # a rising one-way top reaching feet that were on or above it: lifts the actor
-                    if _motion.move_y(grid, platforms, a, place_before(ny, a.h), False, p) is None:
-                        a.vy = min(a.vy, 0.0)
-                        a.on_ground, a.ground = True, Ground("platform", p, True)
-                continue
-            elif not overlaps(a.x, a.y, a.w, a.h, nx, ny, p.w, p.h):
-                continue
-            elif dx > 0.0:
-                _motion.move_x(grid, platforms, a, nx + p.w, a.on_ground, p)
-            elif dx < 0.0:
-                _motion.move_x(grid, platforms, a, place_before(nx, a.w), a.on_ground, p)
-            elif dy > 0.0:
-                _motion.move_y(grid, platforms, a, ny + p.h, False, p)  # one-way floors hold: squish
-                a.vy = max(a.vy, 0.0)
-            elif _motion.move_y(grid, platforms, a, place_before(ny, a.h), False, p) is None:
-                a.vy = min(a.vy, 0.0)
-                a.on_ground, a.ground = True, Ground("platform", p, False)
-            if overlaps(a.x, a.y, a.w, a.h, nx, ny, p.w, p.h):
-                self._squish(a, squished)
+        rest = d.fall_gravity * a._gravity_scale * d.dt  # px/s: a slower rebound off a floor stops
+        _hit, x_before = _motion.move(grid, solids, a, a.vx * d.dt, dy, False, None, rest, vy0)
+        _motion.land(grid, solids, a, was_grounded, a.x - x_before)
 
     # -- state -----------------------------------------------------------------------------------------
     def state_hash(self) -> str:
@@ -413,6 +500,9 @@ class World:
         h.update(repr(self.feel).encode())
         h.update(pack("<q", self.steps))
         index = {p: i for i, p in enumerate(self.platforms)}
+        for i, a in enumerate(self.actors):
+            if a.solid:
+                index[a] = len(self.platforms) + i  # a crate stood on
 
         def which(p) -> int:
             return -1 if p is None else index.get(p, -2)
@@ -420,7 +510,8 @@ class World:
         for a in self.actors:
             g = a.ground
             h.update(type(a).__name__.encode())
-            h.update(pack("<6d3?", a.x, a.y, a.w, a.h, a.vx, a.vy, a.on_ground, a.gravity, a.snap))
+            h.update(pack("<7d2?", a.x, a.y, a.w, a.h, a.vx, a.vy, a._gravity_scale, a.on_ground, a.snap))
+            h.update(pack("<2?d2Q", a.solid, a.bullet, a.bounce, a.group, a.touches))
             h.update(pack("<2q", which(a.drop_platform), -3 if g is None else which(g.platform)))
             if g is not None:
                 h.update(pack("<?", g.one_way))
@@ -429,6 +520,8 @@ class World:
                 since = -1 if a.since_press is None else a.since_press
                 h.update(pack("<4q?", a.facing, a.air_steps, since, a.drop_left, a.jumping))
                 h.update(pack("<5?", *a.held))
+                if a._feel is not None:
+                    h.update(repr(a._feel).encode())
         for p in self.platforms:
             path = p.path
             h.update(pack("<9d?", p.x, p.y, p.w, p.h, *p.state()[2:], p.one_way))
@@ -442,25 +535,29 @@ class World:
         return h.hexdigest()
 
     def clone(self, triggers: bool = True) -> World:
-        """An independent copy sharing the immutable grid and the bodies' ``data`` (for previews).
+        """An independent copy (its own copy of the grid) sharing the bodies' ``data`` (for previews).
 
         ``triggers=False`` leaves the sensors out: cheaper, and they never move anything.
         """
-        memo = {id(self.grid): self.grid}
+        memo = {}  # (the grid is copied: tile edits in one do not show in the other)
         for t in self.triggers:
             memo[id(t.data)] = t.data
         for p in self.platforms:
             memo[id(p.data)] = p.data
+        for a in self.actors:
+            memo[id(a.data)] = a.data
         if not triggers:
-            saved = (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
-                     self._members)
-            self.triggers, self._inside, self._sensor_cells, self._sensor_order = [], set(), {}, {}
+            saved = (self.triggers, self._inside, self._sensor_order, self._members, self._hash)
+            self.triggers, self._inside, self._sensor_order = [], set(), None
             self._members = {m for m in self._members if not isinstance(m, Trigger)}
+            self._hash = SpatialHash(self._hash.cell)
+            for obj in saved[4].objects():
+                if not isinstance(obj, Trigger):
+                    self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
             try:
                 return copy.deepcopy(self, memo)
             finally:
-                (self.triggers, self._inside, self._sensor_cells, self._sensor_order, self._sensor_moves,
-                 self._members) = saved
+                self.triggers, self._inside, self._sensor_order, self._members, self._hash = saved
         return copy.deepcopy(self, memo)
 
     # -- snapshots (engine/_snapshot.py) ----------------------------------------------------------------

@@ -1,6 +1,6 @@
 """debug_draw describes the world through callbacks, visiting only the tiles in view."""
 
-from engine import Character, Path, Platform, Rope, RopeConfig, TileGrid, Trigger, World, debug_draw
+from engine import Actor, Character, Path, Platform, Rope, RopeConfig, TileGrid, Trigger, World, debug_draw
 
 
 class Recorder:
@@ -30,6 +30,15 @@ def test_debug_draw_reports_tiles_bodies_and_sensors():
     assert whats.count("one_way") == 1 and whats.count("slope") == 1
     assert "trigger_active" in whats and "platform_one_way" in whats and "velocity" in whats
     assert any(w in ("actor", "actor_ground") for w in whats)
+
+
+def test_debug_draw_tells_crates_and_bullets_apart():
+    world = World(TileGrid.from_ascii("......\n######"))
+    world.add(Actor(0, 0, 16, 16, solid=True))
+    world.add(Actor(40, 0, 2, 2, bullet=True, gravity=False))
+    rec = Recorder()
+    debug_draw(world, rec)
+    assert [c[1] for c in rec.calls if c[0] == "box" and c[1] not in ("solid",)] == ["actor_solid", "bullet"]
 
 
 def test_debug_draw_visits_only_tiles_in_view():

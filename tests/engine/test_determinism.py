@@ -93,6 +93,11 @@ def _mutations():
         ("actor size", lambda w, h, r, p, q, t: setattr(r, "h", r.h - 1)),
         ("actor gravity", lambda w, h, r, p, q, t: setattr(r, "gravity", False)),
         ("actor snap", lambda w, h, r, p, q, t: setattr(r, "snap", False)),
+        ("actor solid", lambda w, h, r, p, q, t: setattr(r, "solid", True)),
+        ("actor bullet", lambda w, h, r, p, q, t: setattr(r, "bullet", True)),
+        ("actor bounce", lambda w, h, r, p, q, t: setattr(r, "bounce", 0.5)),
+        ("actor group", lambda w, h, r, p, q, t: setattr(r, "group", 2)),
+        ("actor touches", lambda w, h, r, p, q, t: setattr(r, "touches", 1)),
         ("on_ground", lambda w, h, r, p, q, t: setattr(h, "on_ground", not h.on_ground)),
         ("ground kind", lambda w, h, r, p, q, t: setattr(h, "ground", Ground("one_way", None, True))),
         ("ground one_way", lambda w, h, r, p, q, t: setattr(h, "ground", h.ground._replace(one_way=True))),
@@ -137,5 +142,13 @@ def test_mutating_anything_the_next_step_reads_changes_the_hash():
     for i in range(2):
         world, hero, *_ = build_all()
         hero.ground = Ground("platform", world.platforms[i], False)
+        hashes.add(world.state_hash())
+    assert len(hashes) == 2
+    # which solid actor an actor stands on (two crates, the same kind of ground)
+    hashes = set()
+    for i in range(2):
+        world, hero, rock, *_ = build_all()
+        crates = [world.add(Actor(100 + 30 * k, 20, 16, 16, solid=True)) for k in range(2)]
+        hero.ground = Ground("actor", crates[i], False)
         hashes.add(world.state_hash())
     assert len(hashes) == 2

@@ -228,7 +228,7 @@ def test_grid_error_is_a_value_error_with_a_single_line():
 
 # -- queries touch only the tiles a box covers ------------------------------------------------------
 class CountingList(list):
-    """A list that counts element reads (the grid's hot-path tile lists)."""
+    """A list that counts element reads (the grid's hot-path tile list)."""
 
     reads = 0
 
@@ -237,10 +237,18 @@ class CountingList(list):
         return list.__getitem__(self, i)
 
 
+class CountingDict(dict):
+    """The same for the slope heights (dicts over the slope tiles)."""
+
+    def __getitem__(self, i):
+        CountingList.reads += 1
+        return dict.__getitem__(self, i)
+
+
 def _instrument(grid: TileGrid) -> None:
     grid._k = CountingList(grid._k)
-    grid._sl = CountingList(grid._sl)
-    grid._sr = CountingList(grid._sr)
+    grid._sl = CountingDict(grid._sl)
+    grid._sr = CountingDict(grid._sr)
 
 
 def _map(rows: int, cols: int) -> TileGrid:

@@ -305,11 +305,14 @@ def test_contacts_record_what_the_move_touched():
     for _ in range(30):
         w.step()
     assert a.on_ground and a.ground.kind == "one_way"
-    assert a.contacts == [Contact((0, -1), "one_way", None)]  # resting: gravity presses it on the floor
+    # resting: gravity presses it on the floor; the tile under its centre, and how fast it was falling
+    assert a.contacts == [Contact((0, -1), "one_way", None, (2, 3), 0.0, w.feel.derived.fall_gravity * w.dt)]
     a.vy = -2000.0
     w.step()
-    assert a.contacts == [Contact((0, 1), "platform", lid)]
+    assert a.contacts[0][:4] == ((0, 1), "platform", lid, None) and a.contacts[0].vy < -1900.0
+    assert a.vy == 0.0 and a.ceiling is a.contacts[0]
     a.vx = 9000.0
     w.step()
-    assert a.contacts[-1] == Contact((-1, 0), "solid", None)  # the right wall edge of the map
+    assert a.contacts[-1][:5] == ((-1, 0), "solid", None, None, 9000.0)  # the map's right wall edge
+    assert a.wall is a.contacts[-1] and a.vx == 0.0
     assert a.x + a.w == g.width

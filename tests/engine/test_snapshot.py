@@ -82,8 +82,12 @@ def scenes(draw):
     world = World(grid, FeelConfig())
     for i in range(draw(st.integers(1, 3))):
         c, r = draw(st.sampled_from(empty))
-        body = Character(c * 16 + 3, r * 16 + 1, name=f"c{i}") if i == 0 or draw(st.booleans()) \
-            else Actor(c * 16 + 4, r * 16 + 4, 8, 8, name=f"a{i}")
+        role = draw(st.sampled_from(["plain", "solid", "bullet"]))
+        body = Character(c * 16 + 3, r * 16 + 1, name=f"c{i}", touches=draw(st.integers(0, 3))) \
+            if i == 0 or draw(st.booleans()) \
+            else Actor(c * 16 + 4, r * 16 + 4, 8, 8, name=f"a{i}", solid=role == "solid", bullet=role == "bullet",
+                       bounce=draw(st.sampled_from([0.0, 0.5, 1.0])), group=draw(st.integers(0, 3)),
+                       touches=draw(st.integers(0, 3)))
         body.vx, body.vy = draw(st.floats(-300, 300)), draw(st.floats(-300, 300))
         world.add(body)
     for _ in range(draw(st.integers(0, 2))):
@@ -122,7 +126,9 @@ def run(world, inputs):
     for b in inputs:
         result = world.step(b)
         events = [(e.kind, e.trigger.name, e.actor.name) for e in result.triggers]
-        out.append((world.state_hash(), fingerprint(world), events, len(result.squished)))
+        happened = [(e.kind, e.actor.name, e.normal, e.tile, e.vx, e.vy) for e in result.events]
+        touches = [(t.actor.name, t.other.name, t.side) for t in result.touches]
+        out.append((world.state_hash(), fingerprint(world), events, len(result.squished), happened, touches))
     return out
 
 

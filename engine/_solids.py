@@ -1,0 +1,190 @@
+"""Moving solids: platforms along their paths and solid actors (crates) by their own motion, each carrying
+its riders, pushing the actors in its way and squishing those it crushes (the moving-platform rules).
+
+A mover advances in pieces of at most ``PUSH_STEP`` px, one axis at a time, so it cannot jump over an actor
+it should push. Everything it moves goes through the ordinary collision-aware passes (``_motion.py``), so a
+rider carried into a wall stays at the wall; one left inside a solid mover is squished (pinned for the
+step). A solid actor it moves carries its own riders in turn (a stack of crates on a lift), up to
+``_DEPTH`` deep. One-way platforms carry and lift, never push or squish.
+"""
+
+from __future__ import annotations
+
+import math
+
+from . import _motion
+from .bodies import Actor, ActorEvent, Ground
+from .geometry import overlaps, place_before
+
+PUSH_STEP = 4.0  # px: the largest piece a mover advances by
+_DEPTH = 8  # solids carried by solids: at most this deep
+FEW = 24  # actors: up to this many, a broadphase query costs more than testing them all
+
+
+class Step:
+    """What one world step collects as it goes, handed to the movers."""
+
+    __slots__ = ("actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished")
+
+    def __init__(self, grid, actors, platforms, solids, space):
+        self.grid = grid
+        self.actors = actors
+        self.platforms = platforms
+        self.solids = solids  # platforms, then solid actors: what blocks a move
+        self.crates = solids is not platforms  # are there solid actors?
+        self.space = space  # the world's SpatialHash: every body moved here is marked pending in it
+        self.squished: list = []  # actors, in the order they were squished
+        self.events: list = []  # ActorEvent, in the order they happened
+        self.pushes: set | None = None  # (actor, pusher) pairs already reported this step
+
+    def near(self, x: float, y: float, w: float, h: float) -> list:
+        """The actors whose cells meet the box (a broadphase: test the exact overlap), as added. In a
+        world of a few actors, all of them: testing them costs less than the query."""
+        if len(self.actors) <= FEW:
+            return self.actors
+        return [o for o in self.space.query(x, y, w, h) if isinstance(o, Actor)]
+
+    def blockers(self, a, x: float, y: float, w: float, h: float):
+        """What blocks a move of actor ``a`` within the box: every platform, and the solid actors near
+        (less ``a`` itself). Without solid actors, just the platforms."""
+        if not self.crates:
+            return self.platforms
+        near = [o for o in self.space.query(x, y, w, h) if o is not a and isinstance(o, Actor) and o.solid]
+        return self.platforms + near if near else self.platforms
+
+    def around(self, a, dt: float):
+        """``blockers`` for an actor's own step: a box wide enough for anything one step can do (its
+        velocity, a jump's take-off, a ground snap or step up, a corner nudge: 4 tiles and its size)."""
+        if not self.crates:
+            return self.platforms
+        pad = (abs(a.vx) + abs(a.vy)) * dt + 4.0 * self.grid.tile_size + a.w + a.h
+        return self.blockers(a, a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
+
+
+def squish(st: Step, a, other=None) -> None:
+    """Crushed (or stuck inside solid geometry): pinned for the rest of the step, reported once."""
+    if not a.squished:
+        a.squished = True
+        st.squished.append(a)
+        st.events.append(ActorEvent("squished", a, (0, 0), None, other, a.vx, a.vy))
+    a.vx = a.vy = 0.0
+    a._clear = None
+
+
+def move_platform(st: Step, p, dt: float) -> None:
+    """Move a platform along the stretch of its path covered this step, corner to corner."""
+    x0, y0 = p.x, p.y
+    route = p._travel(dt)
+    if not route:
+        p.vx = p.vy = 0.0
+        return
+    nx, ny = route[-1]
+    p.vx, p.vy = (nx - x0) / dt, (ny - y0) / dt
+    travel(st, p, route)
+
+
+def travel(st: Step, p, route, depth: int = 0) -> None:
+    """Move a mover through the points of ``route`` in turn, in pieces of at most ``PUSH_STEP`` px (X then
+    Y each), carrying and pushing as it goes."""
+    px, py = p.x, p.y
+    for tx, ty in route:
+        span = max(abs(tx - px), abs(ty - py))
+        pieces = math.ceil(span / PUSH_STEP) if span > PUSH_STEP else 1
+        for k in range(1, pieces + 1):
+            sx = tx if k == pieces else px + (tx - px) * k / pieces
+            sy = ty if k == pieces else py + (ty - py) * k / pieces
+            if sx != p.x:
+                shift(st, p, sx, p.y, depth)
+            if sy != p.y:
+                shift(st, p, p.x, sy, depth)
+        px, py = tx, ty
+    st.space.pending[p] = None  # (re-read by the hash at its next query)
+
+
+def follow(st: Step, a, x0: float, y0: float) -> None:
+    """A solid actor has moved itself from (x0, y0) to where it is: take it back and move it there again
+    as a mover, carrying and pushing (rising: up, then across; otherwise across, then down)."""
+    x1, y1 = a.x, a.y
+    if (x1, y1) == (x0, y0):
+        return
+    a.x, a.y = x0, y0
+    travel(st, a, [(x0, y1), (x1, y1)] if y1 < y0 else [(x1, y0), (x1, y1)])
+
+
+def shift(st: Step, p, nx: float, ny: float, depth: int = 0) -> None:
+    """Move a platform or solid actor along one axis. Riders (standing on its top now) are carried and
+    actors in the way pushed, each by the ordinary collision-aware passes; one still inside a solid mover
+    after that is squished. One-way platforms carry and lift, never push or squish."""
+    dx, dy = nx - p.x, ny - p.y
+    x, y, w, h = p.x, p.y, p.w, p.h
+    top, left, right = y, x, x + w
+    p.x, p.y = nx, ny
+    one_way = p.one_way
+    near = st.actors if len(st.actors) <= FEW else \
+        st.near(min(x, nx), min(y, ny) - _motion.EPS, w + abs(dx), h + abs(dy) + 2 * _motion.EPS)
+    for a in near:
+        if a is p or a.squished:
+            continue
+        feet = a.y + a.h
+        if a.vy >= 0.0 and -1e-6 <= feet - top <= 1e-6 and left < a.x + a.w and a.x < right \
+                and a.drop_platform is not p and (not a.on_ground or a.ground is None or a.ground.platform is p):
+            # a rider: carried the same way, stopped by whatever stops any move
+            if dx:
+                _push(st, a, True, a.x + dx, False, p, depth)
+            else:
+                _push(st, a, False, place_before(ny, a.h), False, p, depth)
+            if one_way:
+                continue
+        elif one_way:
+            if dy < 0.0 and top + _motion.EPS >= feet > ny and nx < a.x + a.w and a.x < nx + w \
+                    and a.drop_platform is not p:
+                # a rising one-way top reaching feet that were on or above it: lifts the actor
+                if _push(st, a, False, place_before(ny, a.h), False, p, depth) is None:
+                    a.vy = min(a.vy, 0.0)
+                    a.on_ground, a.ground = True, Ground(p._kind, p, True)
+            continue
+        elif not overlaps(a.x, a.y, a.w, a.h, nx, ny, w, h):
+            continue
+        else:
+            _pushed(st, a, p, dx, dy)
+            if dx > 0.0:
+                _push(st, a, True, nx + w, a.on_ground, p, depth)
+            elif dx < 0.0:
+                _push(st, a, True, place_before(nx, a.w), a.on_ground, p, depth)
+            elif dy > 0.0:
+                _push(st, a, False, ny + h, False, p, depth)  # one-way floors hold: squish
+                a.vy = max(a.vy, 0.0)
+            elif _push(st, a, False, place_before(ny, a.h), False, p, depth) is None:
+                a.vy = min(a.vy, 0.0)
+                a.on_ground, a.ground = True, Ground(p._kind, p, False)
+        if overlaps(a.x, a.y, a.w, a.h, nx, ny, w, h):
+            squish(st, a, p)
+
+
+def _pushed(st: Step, a, p, dx: float, dy: float) -> None:
+    if st.pushes is None:
+        st.pushes = set()
+    if (a, p) not in st.pushes:
+        st.pushes.add((a, p))
+        normal = (1, 0) if dx > 0.0 else (-1, 0) if dx < 0.0 else (0, 1) if dy > 0.0 else (0, -1)
+        st.events.append(ActorEvent("pushed", a, normal, None, p, a.vx, a.vy))
+
+
+def _push(st: Step, a, across: bool, target: float, can_step: bool, by, depth: int):
+    """Move actor ``a`` (carried or pushed by ``by``) toward ``target`` on one axis with the ordinary pass;
+    a solid actor then carries its own riders and pushes what is in its way. Returns the pass's Contact."""
+    x0, y0 = a.x, a.y
+    reach = abs(target - (x0 if across else y0)) + st.grid.tile_size
+    solids = st.blockers(a, x0 - reach, y0 - reach, a.w + 2.0 * reach, a.h + 2.0 * reach)
+    if across:
+        hit = _motion.move_x(st.grid, solids, a, target, can_step, by)
+    else:
+        hit = _motion.move_y(st.grid, solids, a, target, False, by)
+    if a.x != x0 or a.y != y0:
+        if a.solid and depth < _DEPTH:
+            x1, y1 = a.x, a.y
+            a.x, a.y = x0, y0
+            travel(st, a, [(x1, y0), (x1, y1)], depth + 1)
+        else:
+            st.space.pending[a] = None
+    return hit

@@ -1,0 +1,221 @@
+"""Solid actors (crates): other actors stand on them, ride them and are blocked by them; moving, they carry,
+push and squish like moving platforms — and nothing ever ends a step inside one."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Actor, Buttons, Character, Path, Platform, TileGrid, World
+from engine._motion import box_free
+
+SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "40")), deadline=None,
+                    derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+ROOM = """
+#......................#
+#......................#
+#......................#
+#......................#
+#......................#
+#......................#
+########################
+"""
+FLOOR = 96.0  # px, the top of the floor row
+
+
+def crate(x, y, size=16, **kw):
+    return Actor(x, y, size, size, solid=True, name="crate", **kw)
+
+
+def test_a_character_stands_on_a_crate_and_walks_off_it():
+    w = World(TileGrid.from_ascii(ROOM))
+    box = w.add(crate(100, 80))
+    hero = w.add(Character(103, 40))
+    for _ in range(40):
+        w.step()
+    assert hero.on_ground and hero.ground.kind == "actor" and hero.ground.platform is box
+    assert hero.y + hero.h == box.y
+    for _ in range(30):
+        w.step(Buttons(right=True))
+    assert hero.on_ground and hero.ground.kind == "solid" and hero.y + hero.h == FLOOR
+
+
+def test_walking_into_a_crate_is_blocked_and_names_it():
+    w = World(TileGrid.from_ascii(ROOM))
+    box = w.add(crate(100, 80))
+    hero = w.add(Character(60, 82))
+    walls = []
+    for _ in range(60):
+        result = w.step(Buttons(right=True))
+        walls += [e for e in result.events if e.kind == "wall"]
+    assert hero.x + hero.w == box.x
+    assert walls and all(e.other is box and e.tile is None and e.normal == (-1, 0) for e in walls)
+    assert hero.wall.kind == "actor"
+
+
+def test_a_moving_crate_carries_its_rider_and_pushes_what_is_in_its_way():
+    w = World(TileGrid.from_ascii(ROOM))
+    box = w.add(crate(60, 80))
+    rider = w.add(Actor(64, 60, 8, 8, name="rider"))
+    walker = w.add(Actor(120, 80, 8, 16, name="walker"))
+    for _ in range(30):
+        w.step()
+    box.vx = 60.0
+    pushed = []
+    for _ in range(60):
+        pushed += [e for e in w.step().events if e.kind == "pushed"]
+    assert box.x == pytest.approx(120.0)
+    assert rider.x == pytest.approx(124.0) and rider.ground.platform is box  # carried all the way
+    assert walker.x == box.x + box.w and not walker.squished  # pushed ahead
+    assert pushed and {e.actor for e in pushed} == {walker} and all(e.other is box for e in pushed)
+
+
+def test_a_falling_crate_crushes_what_is_under_it():
+    w = World(TileGrid.from_ascii(ROOM))
+    victim = w.add(Actor(104, 80, 8, 16, name="victim"))
+    box = w.add(crate(100, 0))
+    squished = []
+    for _ in range(60):
+        result = w.step()
+        squished += result.squished
+        if squished:
+            event = next(e for e in result.events if e.kind == "squished")
+            break
+    assert squished == [victim] and event.other is box
+
+
+def test_a_stack_of_crates_rides_a_lift_and_the_top_one_is_blocked_by_a_ceiling():
+    grid = TileGrid.from_ascii(ROOM.replace("#......................#", "#...........#####......#", 1))
+    w = World(grid)
+    lift = w.add(Platform(32, 88, 48, 8, Path([(32, 88), (200, 88)], speed=60)))
+    low = w.add(crate(40, 72))
+    high = w.add(crate(44, 56))
+    hero = w.add(Character(46, 30))
+    for _ in range(120):
+        w.step()
+    assert low.ground.platform is lift and high.ground.platform is low and hero.ground.platform is high
+    assert high.x - low.x == pytest.approx(4.0) and low.x - lift.x == pytest.approx(8.0)
+    for _ in range(200):
+        w.step()
+        for a in (low, high, hero):
+            assert box_free(grid, [lift] + [b for b in (low, high) if b is not a], a.x, a.y, a.w, a.h) \
+                or a.squished
+
+
+def test_a_crate_is_blocked_by_another_crate_and_by_walls():
+    w = World(TileGrid.from_ascii(ROOM))
+    a = w.add(crate(40, 80))
+    b = w.add(crate(100, 80))
+    a.vx = 200.0
+    walls = []
+    for _ in range(60):
+        walls += [e for e in w.step().events if e.kind == "wall"]
+    assert a.x + a.w == b.x and b.x == 100.0 and [(e.actor, e.other) for e in walls] == [(a, b)]
+    b.vx = 500.0
+    for _ in range(60):
+        walls += [e for e in w.step().events if e.kind == "wall"]
+    assert b.x + b.w == 368.0 and (walls[-1].actor, walls[-1].tile) == (b, (23, 5))
+
+
+def test_a_platform_pushes_a_crate_and_crushes_it_against_a_wall():
+    w = World(TileGrid.from_ascii(ROOM))
+    box = w.add(crate(100, 80))
+    on_top = w.add(Actor(104, 60, 8, 8))
+    w.add(Platform(40, 64, 16, 32, Path([(40, 64), (360, 64)], speed=120)))
+    for _ in range(40):
+        w.step()
+    assert box.x > 100.0 and on_top.ground.platform is box  # pushed, with its rider
+    crushed = []
+    for _ in range(240):
+        crushed += w.step().squished
+    assert box in crushed and box.x + box.w <= 368.0
+
+
+def test_removing_a_crate_drops_what_stood_on_it():
+    w = World(TileGrid.from_ascii(ROOM))
+    box = w.add(crate(100, 80))
+    hero = w.add(Character(103, 40))
+    for _ in range(40):
+        w.step()
+    assert hero.ground.platform is box
+    w.remove(box)
+    assert hero.ground is None and not hero.on_ground
+    for _ in range(30):
+        w.step()
+    assert hero.on_ground and hero.ground.kind == "solid" and hero.y + hero.h == FLOOR
+
+
+def test_a_bullet_stops_at_a_crate():
+    w = World(TileGrid.from_ascii(ROOM))
+    box = w.add(crate(200, 80))
+    shot = w.add(Actor(40, 86, 2, 2, bullet=True, gravity=False, touches=1))
+    shot.vx = 3000.0
+    touched, hits = [], []
+    for _ in range(10):
+        touched += w.step().touches
+        hits += shot.contacts
+    assert shot.x + shot.w <= box.x and [(c.kind, c.other) for c in hits] == [("actor", box)]
+    assert [(t.actor, t.other, t.side) for t in touched][:1] == [(shot, box, "left")]
+
+
+def test_an_actor_placed_inside_a_crate_is_moved_out():
+    w = World(TileGrid.from_ascii(ROOM))
+    box = w.add(crate(100, 80))
+    a = w.add(Actor(104, 84, 8, 8))
+    w.step()
+    assert box_free(w.grid, [box], a.x, a.y, a.w, a.h)
+    box.teleport(a.x - 4, a.y - 4)  # a crate moved onto an actor by hand: the actor gets out next step
+    w.step()
+    assert box_free(w.grid, [box], a.x, a.y, a.w, a.h) or a.squished
+
+
+# -- never inside: random crates, actors and lifts ----------------------------------------------------------
+
+TILE = st.sampled_from("........" + "##" + "=" + "/\\" + "pq")
+
+
+@st.composite
+def yards(draw):
+    rows, cols = draw(st.integers(5, 8)), draw(st.integers(6, 14))
+    lines = ["".join(draw(st.lists(TILE, min_size=cols, max_size=cols))) for _ in range(rows)]
+    lines.append("#" * cols)
+    grid = TileGrid.from_ascii("\n".join(lines))
+    world = World(grid)
+    for _ in range(draw(st.integers(0, 2))):
+        x, y = draw(st.integers(0, cols * 16 - 32)), draw(st.integers(0, rows * 16))
+        path = Path([(x, y), (x + draw(st.integers(-40, 40)), y + draw(st.integers(-40, 40)))],
+                    speed=draw(st.floats(5, 150)))
+        world.add(Platform(x, y, 32, 8, path, one_way=draw(st.booleans())))
+    bodies = []
+    for i in range(draw(st.integers(1, 6))):
+        x, y = draw(st.floats(0, cols * 16 - 16)), draw(st.floats(0, rows * 16))
+        size = draw(st.sampled_from([8.0, 12.0, 16.0, 20.0]))
+        solid = draw(st.booleans())
+        body = world.add(Actor(x, y, size, size, solid=solid, name=f"{'crate' if solid else 'actor'}{i}"))
+        body.vx = draw(st.floats(-200, 200))
+        bodies.append(body)
+    pushes = draw(st.lists(st.tuples(st.integers(0, len(bodies) - 1), st.floats(-300, 300)), max_size=8))
+    return world, bodies, pushes
+
+
+@SETTINGS
+@given(yards())
+def test_nothing_ends_a_step_inside_a_tile_platform_or_crate_unless_squished(scene):
+    world, bodies, pushes = scene
+    grid = world.grid
+    for step in range(90):
+        if pushes and step % 10 == 0:
+            i, vx = pushes[step // 10 % len(pushes)]
+            bodies[i].vx = vx  # the game shoves a crate (or an actor) now and then
+        world.step()
+        crates = [b for b in bodies if b.solid]
+        for a in bodies:
+            if a.squished:
+                continue
+            others = world.platforms + [c for c in crates if c is not a]
+            assert box_free(grid, others, a.x, a.y, a.w, a.h), (step, a, [c.rect for c in others])
