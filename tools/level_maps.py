@@ -1593,7 +1593,7 @@ def levels() -> list[Level]:
             "Arrows: run. Space: jump",
             "Hold jump to go higher",
             "Flags save your progress",
-            "Jump a moment after the edge: it still counts",
+            "Jump just past the edge: it still counts",
             "Press jump just before you land",
         ], route=[]),
         Level(FILES[1], "Planks", FILES[2], L2, seed=22, signs=[
