@@ -32,6 +32,9 @@ from typing import Any, NamedTuple
 
 from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, World
 
+from .blocks import Blocks
+from .enemies import ENEMY, HERO, SHOT, Enemies
+from .hazards import Hazards
 from .levelfile import COIN_POINT_SIZE, Area, LevelData
 
 __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
@@ -39,7 +42,8 @@ __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVEN
 
 PLAYER_W, PLAYER_H = 10, 14  # px, the player's collision box
 DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
-CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal")  # in Session.events and JSON
+CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal",  # in Session.events and JSON
+                   "stomp", "hit", "spring", "crumble", "break")
 EXTRA_EVENTS = ("jump", "land", "respawn")  # returned by step() for sound and particles only
 
 CHECKPOINT_REACH = 1000.0  # px a checkpoint's column reaches beyond the map's top and bottom edges
@@ -66,6 +70,7 @@ class SessionSnapshot(NamedTuple):
     collected: frozenset
     events: tuple
     inside: tuple
+    parts: tuple  # each level-object part's state(), in Session.parts order
 
 
 class Session:
@@ -84,8 +89,13 @@ class Session:
                          data=spec))
         sx, sy = level.spawn
         self.player: Character = self.world.add(
-            Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player"))
+            Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player", group=HERO,
+                      touches=ENEMY | SHOT))
         self.world.settle(self.player)  # a spawn drawn a little into or above the floor still stands
+        self.enemies = Enemies(self.world, level)
+        self.hazards = Hazards(self.world, level)
+        self.blocks = Blocks(self.world, level)
+        self.parts = (self.enemies, self.hazards, self.blocks)  # level objects: state(), set_state(), reset()
         # Trigger order is event order within a step (see the module docstring).
         for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
                             ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
@@ -138,6 +148,23 @@ class Session:
             out.append(self._event("land", ""))
 
         goal = killer = None
+        if not self.dead:
+            stomped, hitter = self.enemies.meet(result.touches, p, self.steps)
+            out.extend(self._event("stomp", name) for name in stomped)
+            if hitter is not None:
+                killer = hitter
+        self.enemies.after_step(result, self.steps)
+        sprung, shot = self.hazards.after_step(result, None if self.dead else p)
+        out.extend(self._event("spring", name) for name in sprung)
+        killer = killer or shot
+        fell, broke = self.blocks.after_step(result, None if self.dead else p)
+        out.extend(self._event("crumble", c.name) for c in fell)
+        for block in broke:
+            out.append(self._event("break", block.name))
+            if block.coin:
+                out.append(self._event("coin", block.name))
+        if broke:
+            self._count_coins()
         for ev in result.triggers:
             if ev.actor is not p:
                 continue
@@ -159,7 +186,7 @@ class Session:
             elif kind == "coin":
                 if area.id not in self.collected:
                     self.collected.add(area.id)
-                    self.coins = len(self.collected)
+                    self._count_coins()
                     out.append(self._event("coin", area.name))
             elif kind == "goal":
                 goal = goal or area
@@ -171,11 +198,21 @@ class Session:
             self.completed = True
             out.append(self._event("goal", goal.name))
         elif killer is not None:
+            if not isinstance(killer, Area):  # an enemy or a bullet: what hit the player
+                out.append(self._event("hit", killer.name))
             self._die(killer.name, out)
         elif any(a is p for a in result.squished) or p.y > self.level.height:
             self._die("", out)
         self.events.extend(e for e in out if e.type in CONTRACT_EVENTS)
         return out
+
+    def _count_coins(self) -> None:
+        self.coins = len(self.collected) + self.blocks.coins
+
+    @property
+    def coins_total(self) -> int:
+        """Coins the level holds: its coin objects and the breakable blocks hiding one."""
+        return len(self.level.coins) + sum(1 for b in self.level.breakables if b.coin)
 
     def _event(self, kind: str, name: str) -> GameEvent:
         return GameEvent(self.steps, kind, name or "")
@@ -207,6 +244,8 @@ class Session:
         p.teleport(rx - p.w / 2.0, ry - p.h)
         self.world.add(p)
         self.world.settle(p)  # a checkpoint drawn a little into or above the floor still gives a standing start
+        for part in self.parts:
+            part.reset()
         self.dead = False
         out.append(self._event("respawn", self.checkpoint.name if self.checkpoint else ""))
 
@@ -216,14 +255,16 @@ class Session:
     STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
                     "_dead_left", "_clock")
     STATE_CONTAINERS = ("collected", "events", "_inside")
-    STATE_KEPT = ("level", "feel", "world", "platforms", "player")  # the world has its own snapshot
+    STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
+                  "blocks")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
     def snapshot(self) -> SessionSnapshot:
         """Everything a step can change: the world (with the player, even while dead), coins taken,
         checkpoint, deaths, timers, events. Cheap; restore with :meth:`restore`."""
         return SessionSnapshot(self, self.world.snapshot(extra=(self.player,)), self._get_state(self),
-                               frozenset(self.collected), tuple(self.events), tuple(self._inside))
+                               frozenset(self.collected), tuple(self.events), tuple(self._inside),
+                               tuple(part.state() for part in self.parts))
 
     def restore(self, snap: SessionSnapshot) -> None:
         """Put this session back to ``snap``: stepping on is identical to never having left."""
@@ -235,6 +276,8 @@ class Session:
         self.collected = set(snap.collected)
         self.events = list(snap.events)
         self._inside = list(snap.inside)
+        for part, state in zip(self.parts, snap.parts, strict=True):
+            part.set_state(state)
 
     # -- tuning and reporting --------------------------------------------------------------------------
     @property
@@ -263,6 +306,7 @@ class Session:
                              self.completed, self.dead, p.on_ground))
         h.update(repr(sorted(self.collected)).encode())
         h.update(repr([a.id for a in self._inside]).encode())
+        h.update(repr([part.state() for part in self.parts]).encode())
         return h.hexdigest()
 
     def summary(self) -> dict:

@@ -69,8 +69,10 @@ def _peek(path: Path) -> LevelInfo:
                 problem = (f"{path}: map property 'music' is {value!r}, not a loop ({', '.join(LOOPS)}); "
                            "playing the default")
     for obj in root.iter("object"):
-        if (obj.get("type") or obj.get("class") or "").lower() == "coin":
-            coins += 1
+        kind = (obj.get("type") or obj.get("class") or "").lower()
+        if kind == "coin" or kind == "breakable" and any(
+                p.get("name") == "coin" and p.get("value") == "true" for p in obj.iter("property")):
+            coins += 1  # (a breakable tile hiding a coin is counted once the level is loaded)
     return LevelInfo(path, path.name, title, nxt, coins, music, problem)
 
 

@@ -19,7 +19,7 @@ class CompleteScene(Scene):
         s = play.session
         self.info = play.info
         self.seconds = play.seconds
-        self.coins, self.coins_total, self.deaths = s.coins, len(play.level.coins), s.deaths
+        self.coins, self.coins_total, self.deaths = s.coins, s.coins_total, s.deaths
         self.record = app.progress.record(self.info.name)
         self.new_best = getattr(play, "new_best", False)
         # a --replay run is not the player's progress: it unlocks nothing and has no best time, so Next

@@ -367,7 +367,7 @@ class PlayScene(Scene):
         if app.debug:
             draw_debug(canvas, s, alpha, view, fps=app.fps, step_ms=self.step_ms, t_hz=self.clock.hz)
         seen = self.seen_rects(view, alpha)
-        stats = dict(coins=s.coins, coins_total=len(self.level.coins), seconds=self.seconds, deaths=s.deaths)
+        stats = dict(coins=s.coins, coins_total=s.coins_total, seconds=self.seconds, deaths=s.deaths)
         self.hud_want = [UI_SEE_THROUGH if r.collidelist(seen) >= 0 else 1.0 for r in hud_rects(CANVAS_W, **stats)]
         draw_hud(canvas, app.art, t=self.t, fades=self.hud_fades, **stats)
         if overlays and self.t < BANNER_DURATION:

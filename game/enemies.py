@@ -1,0 +1,254 @@
+"""Enemies: walkers, hoppers and flyers as engine actors in the level's world, their rules, and stomps.
+
+Each enemy is a plain engine ``Actor`` (group ``ENEMY``) stepped by the same ``World`` as the player, so
+slopes, one-way tiles and platforms apply. After every world step :meth:`Enemies.after_step` sets what
+each one does on the next:
+
+- ``walker`` walks at ``speed``; it turns round at a wall and where the ground ends ahead (it never walks
+  off an edge: the ground is probed one step ahead of its leading foot).
+- ``hopper`` sits ``hop_period`` s, then hops to ``hop_height`` px at ``speed`` sideways; it turns round
+  at walls, and before a hop whose landing spot has no ground under it.
+- ``flyer`` has no gravity and follows its ``route`` like a moving platform (ping-pong, ``wait`` s at
+  each end): its position is a pure function of the time since it started, so it needs no state.
+
+The player touches the ``ENEMY`` group (``Session`` sets the masks). :meth:`Enemies.meet` reads the step's
+touches: landing on an enemy from above (``Touch.side == "top"``: its previous top at or below the
+player's previous feet) stomps it (it is removed, a puff is shown, the player bounces: full jump height
+while jump is held, a small hop when not); any other touch hits the player. Enemies squished by a
+platform or fallen out of the map die quietly.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from engine import Actor
+
+__all__ = ["HERO", "ENEMY", "SHOT", "Enemies", "Puff", "launch", "route_position"]
+
+HERO, ENEMY, SHOT = 1, 2, 4  # touch groups (bits): the player, enemies, bullets
+LEDGE_PROBE = 0.5  # px beyond the distance of one step that a walker looks for ground ahead
+NEVER = 1 << 30  # air_steps of a body launched from the ground: no coyote jump
+
+
+class Puff(NamedTuple):
+    """An enemy stomped (or a bullet burst): where and when, for the puff drawn on screen."""
+
+    step: int  # session step it happened
+    x: float  # px, centre
+    y: float
+
+
+class Enemy:
+    """One enemy: its spec, its engine actor, and the little state its rule keeps."""
+
+    __slots__ = ("actor", "spec")
+
+    def __init__(self, spec, actor: Actor):
+        self.spec = spec
+        self.actor = actor
+
+
+def route_position(route, speed: float, wait: float, t: float) -> tuple[float, float]:
+    """Where a ping-pong route (points, ``speed`` px/s, ``wait`` s at each end) is ``t`` s after starting
+    at its first point: out, wait, back, wait, again."""
+    if len(route) < 2 or speed <= 0.0:
+        return route[0]
+    lengths = [math.dist(a, b) for a, b in zip(route, route[1:], strict=False)]
+    total = sum(lengths)
+    if total <= 0.0:
+        return route[0]
+    one_way = total / speed
+    t %= 2.0 * (one_way + wait)
+    if t < one_way:
+        d = t * speed
+    elif t < one_way + wait:
+        d = total
+    elif t < 2.0 * one_way + wait:
+        d = total - (t - one_way - wait) * speed
+    else:
+        d = 0.0
+    for (ax, ay), (bx, by), n in zip(route, route[1:], lengths, strict=False):
+        if d <= n and n > 0.0:
+            f = d / n
+            return ax + (bx - ax) * f, ay + (by - ay) * f
+        d -= n
+    return route[-1]
+
+
+class Enemies:
+    """The level's enemies in one world. State that a step changes and is not in the world's own snapshot
+    (who is alive, facing, hop timers, when each started, recent puffs) is :meth:`state`."""
+
+    def __init__(self, world, level):
+        self.world = world
+        self.level = level
+        self.all = [Enemy(spec, Actor(spec.x, spec.y, spec.w, spec.h, gravity_scale=0.0 if spec.kind == "flyer"
+                                      else 1.0, name=spec.name, data=spec, group=ENEMY))
+                    for spec in level.enemies]
+        self._index = {e.actor: i for i, e in enumerate(self.all)}
+        n = len(self.all)
+        self.alive = [True] * n
+        self.facing = [e.spec.facing for e in self.all]
+        self.hop_left = [0] * n  # steps a hopper still sits on the ground
+        self.epoch = [0] * n  # world step a flyer's route started at
+        self.puffs: tuple[Puff, ...] = ()
+        for i, e in enumerate(self.all):
+            world.add(e.actor)
+            self._start(i)
+
+    # -- life -----------------------------------------------------------------------------------------------
+    def _start(self, i: int) -> None:
+        e, a = self.all[i], self.all[i].actor
+        spec = e.spec
+        a.teleport(spec.x, spec.y)
+        self.facing[i] = spec.facing
+        self.hop_left[i] = self._hop_steps(spec)
+        self.epoch[i] = self.world.steps
+        if spec.kind == "walker":
+            a.vx = spec.facing * spec.speed
+        elif spec.kind == "flyer":
+            self._steer(i)
+
+    def reset(self) -> None:
+        """The player respawned: every living enemy starts over from where the level placed it (the ones
+        stomped stay stomped, like coins taken)."""
+        for i in range(len(self.all)):
+            if self.alive[i]:
+                self._start(i)
+
+    def kill(self, actor: Actor, step: int) -> None:
+        i = self._index[actor]
+        if not self.alive[i]:
+            return
+        self.alive[i] = False
+        self.world.remove(actor)
+        self.puffs = (*self._recent(step), Puff(step, actor.x + actor.w / 2, actor.y + actor.h / 2))
+
+    def _recent(self, step: int) -> tuple[Puff, ...]:
+        hz = round(1.0 / self.world.dt)
+        return tuple(p for p in self.puffs if step - p.step < hz)  # a puff lasts well under a second
+
+    def living(self) -> list[Enemy]:
+        return [e for e, alive in zip(self.all, self.alive, strict=True) if alive]
+
+    # -- the rules, after each world step -------------------------------------------------------------
+    def after_step(self, result, step: int) -> None:
+        """Turn, hop and steer for the next step; enemies squished or fallen out of the map die."""
+        for a in result.squished:
+            if a in self._index:
+                self.kill(a, step)
+        bottom = self.level.height
+        for i, e in enumerate(self.all):
+            if not self.alive[i]:
+                continue
+            a = e.actor
+            if a.y > bottom:
+                self.kill(a, step)
+                continue
+            kind = e.spec.kind
+            if kind == "walker":
+                self._walk(i, a, e.spec)
+            elif kind == "hopper":
+                self._hop(i, a, e.spec)
+            else:
+                self._steer(i)
+
+    def _walk(self, i: int, a: Actor, spec) -> None:
+        d = self.facing[i]
+        wall = a.wall
+        if wall is not None:
+            d = wall.normal[0] or -d  # away from what stopped it
+        elif a.on_ground and not self._ground_ahead(a, d, abs(spec.speed) * self.world.dt + LEDGE_PROBE):
+            d = -d
+        self.facing[i] = d
+        a.vx = d * spec.speed
+
+    def _ground_ahead(self, a: Actor, d: int, reach: float) -> bool:
+        """Whether there is ground under a point ``reach`` px ahead of the leading foot."""
+        x = a.x + a.w + reach if d > 0 else a.x - reach
+        feet = a.y + a.h
+        grid = self.world.grid
+        ts = grid.tile_size
+        col, row = int(x // ts), int((feet + 0.5) // ts)
+        if 0 <= col < grid.cols and 0 <= row < grid.rows and grid.kind_at(col, row) == 1 \
+                and grid.kind_at(col, row - 1) == 0:
+            return True  # the common case: a plain solid tile top right there (no raycast needed)
+        return self.world.raycast(x, feet - 1.0, x, feet + max(a.h / 2, ts / 2)) is not None
+
+    def _hop(self, i: int, a: Actor, spec) -> None:
+        if a.wall is not None:
+            self.facing[i] = a.wall.normal[0] or -self.facing[i]
+            a.vx = self.facing[i] * spec.speed if not a.on_ground else 0.0
+        if not a.on_ground:
+            return
+        a.vx = 0.0
+        self.hop_left[i] -= 1
+        if self.hop_left[i] > 0:
+            return
+        d = self.world._derived
+        g = d.gravity * a.gravity_scale
+        v = math.sqrt(2.0 * g * spec.hop_height) if g > 0 and spec.hop_height > 0 else 0.0
+        air = v / g + math.sqrt(2.0 * spec.hop_height / (d.fall_gravity * a.gravity_scale)) if v else 0.0
+        if spec.speed > 0 and not self._ground_ahead(a, self.facing[i], spec.speed * air):
+            self.facing[i] = -self.facing[i]  # that hop would land in a pit: hop back the other way
+        a.vy = -v
+        a.vx = self.facing[i] * spec.speed
+        a.on_ground, a.ground = False, None
+        self.hop_left[i] = self._hop_steps(spec)
+
+    def _hop_steps(self, spec) -> int:
+        return max(1, round(spec.hop_period / self.world.dt))
+
+    def _steer(self, i: int) -> None:
+        """A flyer: velocity that puts it where its route is at the next step."""
+        e = self.all[i]
+        spec, a, dt = e.spec, e.actor, self.world.dt
+        t = (self.world.steps + 1 - self.epoch[i]) * dt
+        x, y = route_position(spec.route or ((spec.x, spec.y),), spec.speed, spec.wait, t)
+        a.vx, a.vy = (x - a.x) / dt, (y - a.y) / dt
+        if a.vx:
+            self.facing[i] = 1 if a.vx > 0 else -1
+
+    # -- meeting the player ---------------------------------------------------------------------------
+    def meet(self, touches, player, step: int) -> tuple[list[str], Actor | None]:
+        """The player's touches with enemies this step: ``(names stomped, the enemy that hit it or None)``.
+        A stomp bounces the player; a side touch in the same step as a stomp is forgiven."""
+        stomped, hit = [], None
+        for t in touches:
+            if t.actor is not player or t.other not in self._index:
+                continue
+            if t.side == "top":
+                stomped.append(t.other)
+            elif hit is None:
+                hit = t.other
+        for a in stomped:
+            self.kill(a, step)
+        if stomped:
+            launch(player, self.world._derived.takeoff_speed, jump=True)
+            hit = None
+        return [a.name for a in stomped], hit
+
+    # -- snapshots ------------------------------------------------------------------------------------
+    def state(self) -> tuple:
+        return (tuple(self.alive), tuple(self.facing), tuple(self.hop_left), tuple(self.epoch), self.puffs)
+
+    def set_state(self, state: tuple) -> None:
+        alive, facing, hop_left, epoch, self.puffs = state
+        self.alive, self.facing, self.hop_left, self.epoch = list(alive), list(facing), list(hop_left), list(epoch)
+
+    def actors(self) -> list[Actor]:
+        """Every enemy's actor, dead or alive (a snapshot keeps them all)."""
+        return [e.actor for e in self.all]
+
+
+def launch(body, speed: float, jump: bool = False) -> None:
+    """Send ``body`` up at ``speed`` px/s off whatever it stands on. ``jump``: a Character's rise is a jump
+    (releasing jump cuts it, holding it keeps it); otherwise nothing cuts it short (a spring)."""
+    body.vy = -speed
+    body.on_ground, body.ground = False, None
+    if hasattr(body, "jumping"):  # a Character: no coyote jump, no buffered jump off the launch
+        body.jumping = jump
+        body.air_steps = NEVER
+        body.since_press = None
