@@ -1771,7 +1771,7 @@ def levels() -> list[Level]:
             "Arrows: run. Space: jump",
             "Hold jump to go higher",
             "Flags save your progress",
-            "Jump just past the edge: it still counts",
+            "Jump past the edge: still counts",
             "Press jump just before you land",
         ], route=[]),
         Level(FILES[1], "Planks", FILES[2], L2, seed=22, signs=[
@@ -1780,7 +1780,7 @@ def levels() -> list[Level]:
         ], route=[]),
         Level(FILES[2], "Rolling Hills", FILES[3], L3, seed=33, signs=[
             "Slopes: just run up and down",
-            "Jump from a slope to clear a gap",
+            "Jump off a slope to clear gaps",
         ], route=[]),
         Level(FILES[3], "Lifts", FILES[4], L4, seed=44, signs=[
             "Ride the platforms",
