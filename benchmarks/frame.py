@@ -2,11 +2,13 @@
 (``App.work``), not the present. Wall-clock time (``frame_ms_*``) and this thread's CPU time
 (``frame_cpu_ms_*``: what is left when other programs on a shared machine take the processor away).
 
-The game has no enemies yet, so the 100 are walking engine actors added to the level's world (they turn
-at walls and ledges after each step, like ``walkers.py``) and drawn with the player's running sprite in
-the map's sprite slot, through the game's real renderer. The game runs its real App under SDL's dummy
-drivers at the default window scale, playing level 1's replay so the camera moves; walkers that leave
-the view are put back into it between frames (not timed), so 100 are always on screen.
+The 100 are the game's own enemies (``game/enemies.py``): 60 walkers, 20 hoppers and 20 flyers added to
+level 1's data, so the session steps them, the touch pass meets them and the play scene draws them with
+their art, exactly as in a level. The game runs its real App under SDL's dummy drivers at the default
+window scale, playing level 1's replay so the camera moves. Between frames (not timed) enemies that left
+the view or were stomped are put back into it (``Enemies.put``), so 100 are always on screen, and the
+player cannot die (``Session._die`` is a no-op: the replay keeps its route and the camera keeps moving,
+while hits and stomps are still found every step).
 """
 
 from __future__ import annotations
@@ -14,85 +16,70 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from .common import Figure, pick
-from .walkers import turn
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ROOT / "levels" / "01_first_steps.tmx"
 REPLAY = ROOT / "levels" / "replays" / "01_first_steps.txt"
 ENEMIES = 100
-ENEMY = (10.0, 14.0)  # px, the player's box: the sprite fits it
+KINDS = ("walker",) * 6 + ("hopper",) * 2 + ("flyer",) * 2  # one in ten of each kind in turn
 WARM_UP = 10  # frames not counted (the level's first chunks are built then)
 
 
 class Crowd:
-    """Walkers in the play scene's world, drawn after the scene's own sprites, kept in view."""
+    """The game's enemies in the play scene's session, kept in view."""
 
     def __init__(self, play, n: int, seed: int = 3):
-        from engine import Actor
+        from game.render.canvas import CANVAS_W
+        from game.session import Session
 
         self.play = play
         self.rng = random.Random(seed)
-        world = play.session.world
-        grid = world.grid
+        grid = play.level.grid
         ts = grid.tile_size
-        # places to stand: an empty cell over a solid or one-way one
-        self.spots = [(c * ts + 3, (r + 1) * ts - ENEMY[1]) for r in range(grid.rows - 1) for c in range(grid.cols)
+        # places to stand: an empty cell over a solid or one-way one (x, feet y)
+        self.spots = [(c * ts + ts / 2, (r + 1) * ts) for r in range(grid.rows - 1) for c in range(grid.cols)
                       if grid.kind_at(c, r) == 0 and grid.kind_at(c, r + 1) in (1, 2)]
-        self.actors = [world.add(Actor(0, 0, *ENEMY, name="enemy")) for _ in range(n)]
-        self.dirs = [self.rng.choice((-1, 1)) for _ in range(n)]
-        for a in self.actors:
-            self._place(a)
-        step = play.session.step
+        specs = [self._spec(i, (0, CANVAS_W)) for i in range(n)]
+        play.level = replace(play.level, enemies=specs)
+        play._start(Session(play.level, play.app.feel))  # (the scene's own restart, with 100 enemies)
+        play.session._die = lambda name, out: None
 
-        def session_step(buttons):
-            events = step(buttons)
-            turn(self.actors, self.dirs, grid)
-            return events
+    def _spec(self, i: int, view):
+        from game.levelkinds import EnemySpec
 
-        play.session.step = session_step
-        draw = play.renderer.draw
+        x0, x1 = view
+        spots = [s for s in self.spots if x0 + 8 <= s[0] <= x1 - 8] or self.spots
+        x, feet = self.rng.choice(spots)
+        kind = KINDS[i % len(KINDS)]
+        w, h = {"walker": (14, 12), "hopper": (12, 12), "flyer": (14, 10)}[kind]
+        left, top = x - w / 2, feet - h - (28 if kind == "flyer" else 0)
+        route = ((left, top), (left + 48, top)) if kind == "flyer" else ()
+        return EnemySpec(i + 1, f"enemy {i + 1}", kind, left, top, w, h, self.rng.choice((-1, 1)), 40.0, 24.0,
+                         0.8, route, 0.3)
 
-        def renderer_draw(surf, cam_x, cam_y, t, things=None):
-            def sprites(s):
-                if things is not None:
-                    things(s)
-                self.draw(s, cam_x, cam_y, t)
+    def _shown(self, i: int, x0: float) -> bool:
+        from game.render.canvas import CANVAS_W
 
-            draw(surf, cam_x, cam_y, t, sprites)
-
-        play.renderer.draw = renderer_draw
-
-    def _place(self, a, view=None) -> None:
-        spots = self.spots
-        if view is not None:
-            x0, x1 = view
-            spots = [s for s in spots if x0 <= s[0] <= x1 - ENEMY[0]] or self.spots
-        x, y = self.rng.choice(spots)
-        a.teleport(x, y)
-        self.play.session.world.settle(a)
+        enemies = self.play.session.enemies
+        a = enemies.all[i].actor
+        return enemies.alive[i] and x0 - a.w < a.x < x0 + CANVAS_W and a.y < self.play.level.height
 
     def keep_in_view(self) -> None:
         from game.render.canvas import CANVAS_W
 
         x0 = self.play.camera.view(1.0)[0]
-        for a in self.actors:
-            if not (x0 - 8 < a.x < x0 + CANVAS_W + 8) or a.y > self.play.level.height:
-                self._place(a, (x0, x0 + CANVAS_W))
+        enemies = self.play.session.enemies
+        for i in range(len(enemies.all)):
+            if not self._shown(i, x0):
+                enemies.put(i, self._spec(i, (x0, x0 + CANVAS_W)))
 
-    def draw(self, surf, cam_x: int, cam_y: int, t: float) -> None:
-        art, alpha = self.play.app.art, self.play.clock.alpha
-        frame = art.player_frame("run", t)
-        back = art.flipped(frame)
-        fw, fh = frame.get_size()
-        blits = []
-        for a, d in zip(self.actors, self.dirs, strict=True):
-            x, y = a.interpolated(alpha)
-            blits.append((frame if d > 0 else back, (round(x + a.w / 2) - cam_x - fw // 2,
-                                                     round(y + a.h) - cam_y - fh)))
-        surf.fblits(blits)
+    def on_screen(self) -> int:
+        x0 = self.play.camera.view(1.0)[0]
+        return sum(1 for i in range(len(self.play.session.enemies.all)) if self._shown(i, x0))
 
 
 def run(mode: str) -> list[Figure]:
@@ -107,11 +94,13 @@ def run(mode: str) -> list[Figure]:
         why = "the game did not start its play scene under SDL's dummy drivers"
         return [Figure("frame_ms_median", None, why), Figure("frame_ms_p99", None, why)]
     crowd = Crowd(play, ENEMIES)
+    shown = []
     dt = 1.0 / 60.0
     frames = pick(mode, 20, 400, 1000)  # level 1's replay lasts about 1,100 steps
     wall, cpu = [], []
     for i in range(WARM_UP + frames):
         crowd.keep_in_view()
+        shown.append(crowd.on_screen())
         t0, c0 = time.perf_counter(), time.thread_time()
         app.work(dt)
         if i >= WARM_UP:
@@ -119,7 +108,8 @@ def run(mode: str) -> list[Figure]:
             cpu.append(time.thread_time() - c0)
         app.screen.present()
     return [Figure("frame_ms_median", statistics.median(wall) * 1e3), Figure("frame_ms_p99", p99(wall) * 1e3),
-            Figure("frame_cpu_ms_median", statistics.median(cpu) * 1e3), Figure("frame_cpu_ms_p99", p99(cpu) * 1e3)]
+            Figure("frame_cpu_ms_median", statistics.median(cpu) * 1e3), Figure("frame_cpu_ms_p99", p99(cpu) * 1e3),
+            Figure("frame_enemies_min", float(min(shown)))]  # enemies on screen at the least busy frame
 
 
 def p99(values: list[float]) -> float:

@@ -44,7 +44,7 @@ STATE: dict[type, Slots] = {
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
                             "_wait_left", "_seen"),
                     kept=("path", "name", "data")),
-    Trigger: Slots(copied=("_box",), kept=("name", "data")),
+    Trigger: Slots(copied=("_box",), kept=("name", "data", "senses")),
     # particles are copied as arrays (see _rope_state); the set a rope is in is membership
     Rope: Slots(copied=("_pos", "_prev", "_pin", "_follow", "_dt"), lists=("_kicks",),
                 kept=("_config", "_set", "name", "data")),

@@ -330,19 +330,26 @@ def _scale(owner: str, scale, gravity) -> float:
     return _check.number(owner, "gravity_scale", scale, unit="times gravity (1 normal, 0 none, negative up)")
 
 
+ALL_GROUPS = (1 << 64) - 1  # a mask with every group bit
+
+
 class Trigger:
     """An axis-aligned sensor: reports enter / stay / exit, never pushes. A 0-size trigger is a point.
 
-    Moving or resizing a trigger (setting x, y, w or h) is seen by every world it is in.
+    Moving or resizing a trigger (setting x, y, w or h) is seen by every world it is in. ``senses``: bit
+    mask of the actor groups it reports (default every group); actors in no trigger's groups (a crowd of
+    enemies beside the player's coins and checkpoints) cost the trigger pass nothing.
     """
 
-    __slots__ = ("_box", "data", "name")
+    __slots__ = ("_box", "data", "name", "senses")
     moves = 0  # bumped whenever any trigger's box changes: worlds then rebuild their sensor index
     _FIELDS = ("x", "y", "w", "h")
 
-    def __init__(self, x: float, y: float, w: float, h: float, name: str = "", data: Any = None):
+    def __init__(self, x: float, y: float, w: float, h: float, name: str = "", data: Any = None, *,
+                 senses: int = ALL_GROUPS):
         self._box = tuple(self._valid(i, v) for i, v in enumerate((x, y, w, h)))
         self.name = _check.text("Trigger", "name", name)
+        self.senses = _check.mask("Trigger", "senses", senses)  # bits: the actor groups it reports
         self.data = data
         Trigger.moves += 1
 

@@ -436,10 +436,15 @@ class World:
             self._sync_triggers()
         near = self._hash.near
         now: set[tuple[Trigger, Actor]] = set()
+        sensed = 0  # the groups some trigger reports: other actors are skipped at once
+        for t in self.triggers:
+            sensed |= t.senses
         for a in self.actors:
+            if not a.group & sensed:
+                continue
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
             for t in near(ax, ay, aw, ah):
-                if isinstance(t, Trigger) and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
+                if isinstance(t, Trigger) and t.senses & a.group and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
                     now.add((t, a))
         before = self._inside
         self._inside = now

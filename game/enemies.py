@@ -35,9 +35,13 @@ NEVER = 1 << 30  # air_steps of a body launched from the ground: no coyote jump
 class Puff(NamedTuple):
     """An enemy stomped (or a bullet burst): where and when, for the puff drawn on screen."""
 
-    step: int  # session step it happened
+    step: int  # world step it happened
     x: float  # px, centre
     y: float
+    kind: str = ""  # the enemy's kind (its flattened frame shows under the puff), "" for a bullet
+    w: float = 0.0  # px, the enemy's box
+    h: float = 0.0
+    facing: int = 1
 
 
 class Enemy:
@@ -118,13 +122,25 @@ class Enemies:
             if self.alive[i]:
                 self._start(i)
 
+    def put(self, i: int, spec) -> None:
+        """Enemy ``i`` starts over as ``spec`` (an EnemySpec: where, which kind, how it moves), alive."""
+        e = self.all[i]
+        e.spec = spec
+        e.actor.w, e.actor.h = spec.w, spec.h
+        e.actor.gravity_scale = 0.0 if spec.kind == "flyer" else 1.0
+        if not self.alive[i]:
+            self.alive[i] = True
+            self.world.add(e.actor)
+        self._start(i)
+
     def kill(self, actor: Actor, step: int) -> None:
         i = self._index[actor]
         if not self.alive[i]:
             return
         self.alive[i] = False
         self.world.remove(actor)
-        self.puffs = (*self._recent(step), Puff(step, actor.x + actor.w / 2, actor.y + actor.h / 2))
+        self.puffs = (*self._recent(step), Puff(step, actor.x + actor.w / 2, actor.y + actor.h / 2,
+                                                 self.all[i].spec.kind, actor.w, actor.h, self.facing[i]))
 
     def _recent(self, step: int) -> tuple[Puff, ...]:
         hz = round(1.0 / self.world.dt)

@@ -438,8 +438,8 @@ KINDS: tuple[Kind, ...] = (
                "of another kind (`hop_height` on a walker) is an error. A flyer needs a route: give it "
                + _ROUTE_NOTES),
     Kind("turret", "turrets", ANY, "#ff8b9bb4",
-         "a gun fixed in place firing bullets in a straight line; bullets fly through everything but solid "
-         "tiles and kill the player. A point is its centre (a one-tile box); a rectangle is its body",
+         "a solid gun fixed in place firing bullets in a straight line; bullets die on whatever solid stops "
+         "them (tiles, platforms) and kill the player. A point is its centre (a one-tile box); a rectangle is its body",
          (
              _prop("direction", "string", "left", "the way it fires", choices=tuple(DIRECTIONS)),
              _prop("period", "float", 2.0, "time between two shots", "s", 0.1, 60.0),

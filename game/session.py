@@ -35,6 +35,7 @@ from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, Worl
 from .blocks import Blocks
 from .enemies import ENEMY, HERO, SHOT, Enemies
 from .hazards import Hazards
+from .vines import Vines
 from .levelfile import COIN_POINT_SIZE, Area, LevelData
 
 __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
@@ -80,7 +81,9 @@ class Session:
     def __init__(self, level: LevelData, feel: FeelConfig | None = None):
         self.level = level
         self.feel = feel or FeelConfig()
-        self.world = World(level.grid, feel=self.feel)
+        # crumbling and breaking blocks edit the tiles: each session edits its own copy of the level's grid
+        grid = level.grid.copy() if level.crumbles or level.breakables else level.grid
+        self.world = World(grid, feel=self.feel)
         self.platforms: dict[int, Platform] = {}  # PlatformSpec id -> engine Platform
         for spec in level.platforms:
             path = Path(spec.points, speed=spec.speed, mode="ping-pong", wait=spec.wait)
@@ -95,7 +98,9 @@ class Session:
         self.enemies = Enemies(self.world, level)
         self.hazards = Hazards(self.world, level)
         self.blocks = Blocks(self.world, level)
-        self.parts = (self.enemies, self.hazards, self.blocks)  # level objects: state(), set_state(), reset()
+        self.vines = Vines(self.world, level)
+        # the level objects, each with state(), set_state() and reset() (on a respawn)
+        self.parts = (self.enemies, self.hazards, self.blocks, self.vines)
         # Trigger order is event order within a step (see the module docstring).
         for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
                             ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
@@ -106,7 +111,7 @@ class Session:
                     w = h = COIN_POINT_SIZE
                 if kind == "checkpoint":  # its whole column, from well above the map to below it
                     y, h = -level.height - CHECKPOINT_REACH, 3 * level.height + 2 * CHECKPOINT_REACH
-                self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area)))
+                self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area), senses=HERO))
 
         self.steps = 0
         self._clock = (0.0, 0)  # (s before the current step rate, steps since): exact steps / hz at one rate
@@ -131,6 +136,7 @@ class Session:
         self._clock = (self._clock[0], self._clock[1] + 1)
         out: list[GameEvent] = []
         p = self.player
+        self.vines.before_step()
         if self.dead:
             p.held = buttons  # the buttons keep being read: a jump held through a death is no new press
             if self._dead_left > 0:
@@ -149,11 +155,11 @@ class Session:
 
         goal = killer = None
         if not self.dead:
-            stomped, hitter = self.enemies.meet(result.touches, p, self.steps)
+            stomped, hitter = self.enemies.meet(result.touches, p, self.world.steps)
             out.extend(self._event("stomp", name) for name in stomped)
             if hitter is not None:
                 killer = hitter
-        self.enemies.after_step(result, self.steps)
+        self.enemies.after_step(result, self.world.steps)
         sprung, shot = self.hazards.after_step(result, None if self.dead else p)
         out.extend(self._event("spring", name) for name in sprung)
         killer = killer or shot
@@ -256,7 +262,7 @@ class Session:
                     "_dead_left", "_clock")
     STATE_CONTAINERS = ("collected", "events", "_inside")
     STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
-                  "blocks")  # (snapshotted apart)
+                  "blocks", "vines")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
     def snapshot(self) -> SessionSnapshot:

@@ -290,6 +290,11 @@ class MapRenderer:
                              f"hidden layer so that it is")
         return found[0][0]
 
+    def tile_gid(self, layer, col: int, row: int) -> int:
+        """The tile (pytmx's numbering, 0 = none) at (col, row) of ``layer`` (its name or the pytmx layer)."""
+        data = self._tile_layer(layer).data
+        return data[row][col] if 0 <= row < len(data) and 0 <= col < len(data[row]) else 0
+
     def set_tile(self, layer, col: int, row: int, gid: int) -> None:
         """Put tile ``gid`` (pytmx's numbering, as in the layers' ``data``; see :meth:`gid_for`; 0 = none)
         at (col, row) of ``layer`` (its name or the pytmx layer) and repaint that cell only."""

@@ -119,7 +119,7 @@ def draw_level_things(surf, art, session, alpha: float, view, t: float, reached:
             if -16 < x < vw:
                 surf.blit(art.spike, (x, y), (0, 0, min(16, right - x), 16))
 
-    platforms = platforms_of(session.world)
+    platforms = list(session.platforms.values())  # the moving ones (turrets, springs... are drawn as themselves)
     for platform in platforms:  # every rail first: a platform never passes under another one's rail
         rail = rail_image(platform.path.points, platform.w, platform.h)
         if rail is not None:

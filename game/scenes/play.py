@@ -15,9 +15,10 @@ from engine import Buttons, FixedTimestep
 
 from ..camera import Camera, CameraTuning
 from ..levelfile import load_level
-from ..particles import DEATH, Particles, Squash
+from ..particles import DEATH, DUST, Particles, Squash
 from ..render.canvas import CANVAS_H, CANVAS_W
 from ..render.debug import draw_debug
+from ..render.objects import BlockTiles, draw_level_objects
 from ..render.hud import (BANNER_DURATION, BANNER_ROWS, MESSAGE_FADE, MESSAGE_HOLD, NOTICE_TOP, UI_SEE_THROUGH,
                           banner_rect, draw_banner, draw_hud, draw_message, hud_rects, message_rect)
 from ..render.tilemap import MapRenderer
@@ -63,6 +64,7 @@ class PlayScene(Scene):
         if getattr(self, "renderer", None) is None or self.renderer.level is not self.level:
             self.renderer = MapRenderer(self.level, self.app.art)  # a restart keeps its cached pictures
             self.spikes = spike_strips(self.level, self.renderer.has_tile)
+            self.block_tiles = BlockTiles(self.renderer, self.level)
         self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height,
                              ATTRACT_CAMERA if self.attract else None)
         p = session.player
@@ -227,6 +229,25 @@ class PlayScene(Scene):
                     fx.sparkle(coin.x + coin.w / 2, coin.y + coin.h / 2, 12)
             self._collected = set(s.collected)
             sfx("coin")
+        elif kind == "stomp":
+            self.squash.jump()
+            fx.land_dust(*feet, 1.0)
+            sfx("land")
+        elif kind == "spring":
+            self.squash.jump()
+            fx.jump_dust(*feet)
+            sfx("jump")
+        elif kind in ("break", "crumble"):
+            blocks, step = s.blocks, s.world.steps
+            for spec, when in [*zip(blocks.breakables, blocks.broken, strict=True),
+                               *zip(blocks.crumbles, blocks.fell, strict=True)]:
+                if when == step and spec.name == ev.name:
+                    fx.burst(spec.x + spec.w / 2, spec.y + spec.h / 2, DUST, 10)
+                    if getattr(spec, "coin", False):
+                        fx.sparkle(spec.x + spec.w / 2, spec.y - 4, 14)
+            if kind == "break":
+                self.camera.shake(2, 0.12)
+                sfx("land")
         elif kind == "checkpoint":
             if s.checkpoint is not None:
                 self.reached.add(s.checkpoint.id)
@@ -330,6 +351,7 @@ class PlayScene(Scene):
         self.session = carry_over(self.session, level, app.feel)
         self.renderer = MapRenderer(level, app.art)
         self.spikes = spike_strips(level, self.renderer.has_tile)
+        self.block_tiles = BlockTiles(self.renderer, level)
         self.camera.resize_map(level.width, level.height)
         self._collected = set(self.session.collected)
         self.reached = {cp.id for cp in level.checkpoints if cp.id in self.reached}
@@ -352,8 +374,11 @@ class PlayScene(Scene):
         cam = view.origin
         s = self.session
 
+        self.block_tiles.sync(s.blocks)
+
         def things(surf):
             draw_level_things(surf, self.app.art, s, alpha, view, self.t, self.reached, self.spikes)
+            draw_level_objects(surf, self.app.art, s, alpha, view, self.t)
             if self.look.visible:
                 draw_player(surf, self.app.art, s.player, self.look, self.squash, alpha, view)
             self.particles.draw(surf, *cam, self.app.art.dust)

@@ -269,3 +269,22 @@ def test_big_actor_trigger_broadphase():
     assert big.x == 10
     t.x, t.y = 5000, 5000
     assert kinds(w.step().triggers) == ["enter"]
+
+
+def test_a_trigger_reports_only_the_groups_it_senses():
+    w = World(room())
+    coin = w.add(Trigger(100, 50, 20, 20, name="coin", senses=1))
+    zone = w.add(Trigger(100, 50, 20, 20, name="zone"))  # every group (the default)
+    hero = floater(w, 80, 55, vx=60.0)
+    enemy = w.add(Actor(80, 55, 10, 10, gravity=False, group=2))
+    enemy.vx = 60.0
+    seen = []
+    for _ in range(60):
+        seen += w.step().triggers
+    assert kinds(seen, coin, hero)[0] == "enter" and kinds(seen, coin, enemy) == []
+    assert kinds(seen, zone, enemy)[0] == "enter" and w.inside(coin) == []
+    coin.senses = 3  # now enemies too: the enemy (inside again) is reported from the next step
+    enemy.teleport(105, 55)
+    assert kinds(w.step().triggers, coin, enemy) == ["enter"]
+    with pytest.raises(ValueError, match="senses"):
+        Trigger(0, 0, 1, 1, senses=-1)

@@ -110,3 +110,13 @@ def test_breakable_objects_break_and_stay_broken_after_a_death():
     while s.dead:
         s.step(NONE)
     assert body not in s.world.platforms and s.coins == 1
+
+
+def test_each_session_breaks_its_own_copy_of_the_tiles():
+    level = load_level(MAPS / "kinds.tmx")
+    s = Session(level, FeelConfig.from_dict({"jump": {"height": 64}}))
+    stand(s, 179, 176)
+    for _ in range(40):
+        s.step(JUMP)
+    assert s.world.grid.kind_at(11, 6) == TileKind.EMPTY
+    assert level.grid.kind_at(11, 6) == Session(level).world.grid.kind_at(11, 6) == TileKind.SOLID

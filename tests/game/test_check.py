@@ -137,3 +137,10 @@ def test_every_shipped_level_is_finished_and_its_route_completes_it_headless(pat
     script.write_text(route_script(check, "the default feel"))
     out = headless_completes(path, script)
     assert out["steps"] == check.report.route_steps and out["coins"] == check.route_coins
+
+
+def test_the_route_finder_plays_through_enemies_turrets_springs_and_changing_blocks(tmp_path):
+    level = ROOT / "tests" / "maps" / "kinds.tmx"  # every new kind of object
+    done = game("check", level, "--routes", tmp_path, "--budget", "10")
+    assert done.returncode == 0, done.stderr
+    headless_completes(level, tmp_path / "kinds.txt")
