@@ -4,6 +4,7 @@ attract mode.
     python tools/find_replay.py levels/01_first_steps.tmx            # writes levels/replays/01_first_steps.txt
     python tools/find_replay.py levels/*.tmx --feel presets/tight.toml
     python tools/find_replay.py levels/*.tmx --presets                # a replay per preset where needed
+    python tools/find_replay.py levels/*.tmx --presets --goal-only    # ... straight to the goal (quicker)
     python tools/find_replay.py levels/01_first_steps.tmx --out -    # print the script instead
 
 A thin wrapper over the route finder (``game.route``, the search behind ``python -m game check``). The
@@ -125,7 +126,8 @@ def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, arg
     spec = {lv.file: lv for lv in make_levels.levels()}.get(path.name)
     listed = (spec.routes.get(preset) or spec.route) if spec else []
     ts = level.tile_size
-    boxes = ([((c + 0.5) * ts - REACH, (r + 0.5) * ts - REACH, 2 * REACH, 2 * REACH) for c, r in listed]
+    boxes = ([] if args.goal_only else
+             [((c + 0.5) * ts - REACH, (r + 0.5) * ts - REACH, 2 * REACH, 2 * REACH) for c, r in listed]
              if listed else coin_waypoints(level))
     steps = tour(level, feel, boxes, args.leg, args.budget)
     if steps is None:
@@ -158,6 +160,8 @@ def main(argv=None) -> int:
                     "level's replay; write a preset's own replay only where that one fails")
     ap.add_argument("--budget", type=float, default=120.0, help="seconds of search for the leg to the goal")
     ap.add_argument("--leg", type=float, default=20.0, help="seconds of search per waypoint before skipping it")
+    ap.add_argument("--goal-only", action="store_true", help="no waypoints: the quickest route to the goal "
+                    "(a preset's own replay only has to finish the level)")
     args = ap.parse_args(argv)
     for path in args.levels:
         level = load_level(path)

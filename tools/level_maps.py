@@ -1803,8 +1803,8 @@ def levels() -> list[Level]:
             Plat(155, 13, 3, 60, dy=-4, wait=0.3, name="chain 2"),
             Plat(161, 11, 3, 90, dx=10, name="chain 3"),
             # down into the canyon, up the other side
-            Plat(188, 10, 3, 80, dy=14, wait=0.5, name="elevator"),
-            Plat(212, 24, 3, 70, dx=5, dy=-14, wait=0.6, one_way=True, name="escalator"),
+            Plat(188, 10, 3, 110, dy=14, wait=0.5, name="elevator"),
+            Plat(212, 24, 3, 100, dx=5, dy=-14, wait=0.6, one_way=True, name="escalator"),
             # the long pit: a ferry to a pillar, a lift up, a shuttle to a ledge, a glider down and across
             Plat(233, 10, 3, 90, dx=7, wait=0.3, name="ferry 2"),
             Plat(249, 13, 3, 60, dy=-5, wait=0.4, name="lift 2"),
