@@ -36,6 +36,7 @@ PEAK = 0.9  # no effect peaks above this (headroom for overlapping sounds)
 LOUDNESS = {
     "land": -24.0, "menu_move": -20.0, "jump": -17.0, "pause": -16.0, "respawn": -15.0,
     "menu_confirm": -14.0, "coin": -12.0, "death": -11.0, "checkpoint": -10.0, "goal": -7.0,
+    "crumble": -20.0, "stomp": -18.0, "break": -18.0, "spring": -15.0,
 }
 MUSIC_LOUDNESS = -21.0  # every loop is scaled to this (then by the music volume): under the effects
 
@@ -220,6 +221,22 @@ def synthesize(sr: int = SAMPLE_RATE) -> dict[str, np.ndarray]:
 
     n = int(0.3 * sr)  # respawn: a soft shimmer upwards
     s["respawn"] = _smooth(triangle(sweep(300, 1200, n), n, sr) * envelope(n, sr, attack=0.05, decay=0.15))
+
+    n = int(0.12 * sr)  # stomp: a squashed bonk, a falling blip over a thump
+    blip = square(sweep(900, 300, n), n, sr, 0.25) * envelope(n, sr, decay=0.05)
+    s["stomp"] = _smooth(0.7 * blip + triangle(sweep(160, 60, n), n, sr) * envelope(n, sr, decay=0.05))
+
+    n = int(0.32 * sr)  # spring: a rising boing with a wobble
+    t = np.arange(n) / sr
+    s["spring"] = _smooth(triangle(sweep(180, 720, n) * (1 + 0.12 * np.sin(2 * np.pi * 22 * t)), n, sr)
+                          * envelope(n, sr, attack=0.004, decay=0.16))
+
+    n = int(0.22 * sr)  # break: a crunch of bricks over a low knock
+    s["break"] = _smooth(noise(n, sr, 6000, seed=5) * envelope(n, sr, decay=0.08)
+                         + 0.8 * triangle(sweep(200, 70, n), n, sr) * envelope(n, sr, decay=0.06), 3)
+
+    n = int(0.35 * sr)  # crumble: soft gravel trickling away
+    s["crumble"] = _smooth(noise(n, sr, 2200, seed=9) * envelope(n, sr, attack=0.02, decay=0.2), 5)
 
     s["menu_move"] = _smooth(_note(NOTE["A5"], 0.045, sr, "square", 0.5, decay=0.03))
     s["menu_confirm"] = _smooth(

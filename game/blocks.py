@@ -61,10 +61,7 @@ class Blocks:
                 if ev.actor is player and ev.kind == "ceiling":
                     key = self._by_body.get(ev.other) if ev.other is not None else self._cells.get(ev.tile)
                     if key is not None and key < 0 and self.broken[~key] < 0:
-                        self._remove(~key, self.breakables)
-                        self.broken[~key] = step
-                        self.coins += self.breakables[~key].coin
-                        broke.append(self.breakables[~key])
+                        broke.append(self.smash(~key))
             i = self._stood_on(player)
             if i is not None and self.shook[i] < 0 and self.fell[i] < 0:
                 self.shook[i] = step
@@ -81,6 +78,14 @@ class Blocks:
                 self._restore(i, self.crumbles)
                 self.shook[i] = self.fell[i] = self.back[i] = -1
         return fell, broke
+
+    def smash(self, i: int):
+        """Break breakable ``i`` now (its coin counted); returns its spec."""
+        spec = self.breakables[i]
+        self._remove(i, self.breakables)
+        self.broken[i] = self.world.steps
+        self.coins += spec.coin
+        return spec
 
     def _stood_on(self, player) -> int | None:
         """The crumble the player stands on (its first, left to right), or None."""

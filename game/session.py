@@ -6,18 +6,25 @@ sounds and particles from them, the CLI writes them as JSON.
 
 Rules (one fixed step each call):
 - The player is a ``PLAYER_W`` x ``PLAYER_H`` engine Character, feet centred on the spawn point.
-- Death: touching a ``hazard``, being squished by a moving platform, or the top of the box going below
-  the map's bottom edge. The player is then removed from the world and frozen for ``DEATH_STEPS``
-  steps (inputs ignored, platforms keep moving); on the next step it reappears standing at the respawn
+- Death: touching a ``hazard``, touching an enemy other than by landing on it, a turret's bullet, being
+  squished by a moving platform, or the top of the box going below the map's bottom edge. The player is
+  then removed from the world and frozen for ``DEATH_STEPS`` steps (inputs ignored, platforms keep
+  moving); on the next step it reappears standing at the respawn
   point with zero velocity (that step also ignores inputs) -- 21 steps after the death step.
 - Respawn point: the bottom-centre of the last checkpoint reached, else the spawn point. A checkpoint is
   reached by entering its column -- its x span at any height, so jumping over the flag or passing high
   above it counts; reaching one that is not the current one moves the respawn point there (a
   ``checkpoint`` event).
 - Coins are collected once each; a collected coin stays collected after a death.
+- The level objects live in their own modules, each a "part" with ``after_step`` rules, ``state()`` /
+  ``set_state()`` for snapshots and ``reset()`` on a respawn: ``enemies.py`` (stomps and hits),
+  ``hazards.py`` (turrets, bullets, springs), ``blocks.py`` (crumble, breakable), ``vines.py``. On a
+  respawn what the player destroyed stays destroyed (stomped enemies, broken blocks, their coins) and
+  what moves starts over (living enemies at their start, no bullets, fallen crumbles back).
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
-- When several things happen in one step they are handled in this order: checkpoints, coins,
-  trigger enter/exit, goal, death (so a goal reached on the step a hazard is touched wins).
+- When several things happen in one step they are handled in this order: stomps, springs, crumbles,
+  breaks (with their coins), checkpoints, coins, trigger enter/exit, goal, death (``hit`` first when an
+  enemy or a bullet did it; a goal reached on the step a hazard is touched wins).
 - ``time`` is the level time in seconds: each step adds the step length (1 / ``physics.hz``) of the feel
   in force for that step, so retuning ``physics.hz`` mid-run keeps the clock and the best time honest.
 """

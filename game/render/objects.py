@@ -30,9 +30,9 @@ def enemy_pose(kind: str, actor, hop_left: int, hop_steps: int) -> str:
 
 
 def _visible(view, surf, x: float, y: float, w: float, h: float, pad: float = 24.0) -> bool:
-    sx, sy = view.at(x, y)
+    """Whether the box (map px) is within ``pad`` px of the screen."""
     vw, vh = surf.get_size()
-    return -w - pad < sx < vw + pad and -h - pad < sy < vh + pad
+    return view.x - w - pad < x < view.x + vw + pad and view.y - h - pad < y < view.y + vh + pad
 
 
 def draw_level_objects(surf, art, session, alpha: float, view, t: float) -> None:
@@ -75,14 +75,16 @@ def draw_level_objects(surf, art, session, alpha: float, view, t: float) -> None
             draw_breakable(surf, art, view, spec.x, spec.y, spec.w, spec.h, spec.coin)
 
     en = session.enemies
+    vw, vh = surf.get_size()
+    x0, x1, y0, y1 = view.x - 40, view.x + vw + 24, view.y - 40, view.y + vh + 24  # (inlined _visible)
     for i, e in enumerate(en.all):
-        if not en.alive[i]:
-            continue
         a = e.actor
+        if not (en.alive[i] and x0 < a.x < x1 and y0 < a.y < y1):
+            continue
         x, y = a.interpolated(alpha)
-        if _visible(view, surf, x, y, a.w, a.h):
-            pose = enemy_pose(e.spec.kind, a, en.hop_left[i], en._hop_steps(e.spec))
-            draw_enemy(surf, art, view, EnemyLook(e.spec.kind, x, y, a.w, a.h, en.facing[i], pose, t))
+        kind = e.spec.kind
+        pose = enemy_pose(kind, a, en.hop_left[i], en._hop_steps(e.spec)) if kind == "hopper" else ""
+        draw_enemy(surf, art, view, EnemyLook(kind, x, y, a.w, a.h, en.facing[i], pose, t))
     for b in hz.bullets:
         x, y = b.interpolated(alpha)
         if _visible(view, surf, x, y, b.w, b.h):

@@ -232,11 +232,11 @@ class PlayScene(Scene):
         elif kind == "stomp":
             self.squash.jump()
             fx.land_dust(*feet, 1.0)
-            sfx("land")
+            sfx("stomp")
         elif kind == "spring":
             self.squash.jump()
             fx.jump_dust(*feet)
-            sfx("jump")
+            sfx("spring")
         elif kind in ("break", "crumble"):
             blocks, step = s.blocks, s.world.steps
             for spec, when in [*zip(blocks.breakables, blocks.broken, strict=True),
@@ -247,7 +247,7 @@ class PlayScene(Scene):
                         fx.sparkle(spec.x + spec.w / 2, spec.y - 4, 14)
             if kind == "break":
                 self.camera.shake(2, 0.12)
-                sfx("land")
+            sfx(kind)
         elif kind == "checkpoint":
             if s.checkpoint is not None:
                 self.reached.add(s.checkpoint.id)
@@ -481,7 +481,11 @@ def carry_over(old: Session, level, feel) -> Session:
     new.steps, new.deaths, new.time = old.steps, old.deaths, old.time
     coin_ids = {c.id for c in level.coins}
     new.collected = {i for i in old.collected if i in coin_ids}
-    new.coins = len(new.collected)
+    broken = {(b.id, b.cells) for b, when in zip(old.blocks.breakables, old.blocks.broken, strict=True) if when >= 0}
+    for i, b in enumerate(new.blocks.breakables):  # blocks broken (and their coins) stay so
+        if (b.id, b.cells) in broken:
+            new.blocks.smash(i)
+    new._count_coins()
     if old.checkpoint is not None:
         cp = next((c for c in level.checkpoints if c.id == old.checkpoint.id), None)
         if cp is not None:

@@ -85,3 +85,14 @@ def write_map(tmp_path):
         return path
 
     return write
+
+
+@pytest.fixture(scope="module")
+def art():
+    """The game's Art (objects.png and the rest), on a 1x1 dummy display."""
+    from game.render.sprites import Art
+
+    pygame.display.init()
+    pygame.display.set_mode((1, 1))
+    yield Art()
+    pygame.display.quit()

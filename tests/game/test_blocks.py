@@ -120,3 +120,33 @@ def test_each_session_breaks_its_own_copy_of_the_tiles():
         s.step(JUMP)
     assert s.world.grid.kind_at(11, 6) == TileKind.EMPTY
     assert level.grid.kind_at(11, 6) == Session(level).world.grid.kind_at(11, 6) == TileKind.SOLID
+
+
+def test_a_reload_f5_keeps_the_blocks_broken_and_their_coins():
+    from game.scenes.play import carry_over
+
+    s = kinds()
+    stand(s, 179, 176)
+    for _ in range(40):
+        s.step(JUMP)
+    assert s.coins == 1
+    new = carry_over(s, load_level(MAPS / "kinds.tmx"), s.feel)
+    assert new.coins == 1 and new.world.grid.kind_at(11, 6) == TileKind.EMPTY
+    assert new.world.grid.kind_at(10, 6) == TileKind.SOLID
+
+
+def test_a_crumble_that_never_comes_back_is_back_after_the_players_death():
+    s = kinds()
+    i = crumble_at(s, 24, 8)  # a solid crumble with respawn 0
+    stand(s, 387, 128)
+    while s.blocks.crumble_phase(i) != "gone":
+        s.step(NONE)
+    stand(s, 100, 176)
+    for _ in range(400):
+        s.step(NONE)
+    assert s.blocks.crumble_phase(i) == "gone"  # respawn 0: it stays down...
+    s._die("test", [])
+    while s.dead:
+        s.step(NONE)
+    s.step(NONE)
+    assert s.blocks.crumble_phase(i) == "still" and s.world.grid.kind_at(24, 8) == TileKind.SOLID  # ...until then

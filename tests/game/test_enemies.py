@@ -1,11 +1,16 @@
 """Enemies in play: walkers turn at walls and ledges, hoppers hop, flyers patrol, stomps and hits."""
 
 import math
+import os
+from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from engine import Buttons
-from game.enemies import route_position
+from engine import Buttons, TileGrid, World
+from game.enemies import Enemies, route_position
+from game.levelkinds import EnemySpec
 from game.levelfile import load_level
 from game.session import Session
 
@@ -164,3 +169,63 @@ def test_route_position_ping_pongs_with_a_wait_at_each_end():
     assert route_position(route, 10.0, 1.0, 10.0) == pytest.approx((30.0, 20.0))
     assert route_position(route, 10.0, 1.0, 15.5) == (0.0, 0.0)
     assert math.dist(route_position(route, 10.0, 0.0, 14.0 + 0.5), (5.0, 0.0)) < 1e-9
+
+
+# -- try to break it: random floors of solid and one-way runs at different heights, gaps between ----------
+
+SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "40")), deadline=None,
+                    derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def floors(draw):
+    cols = draw(st.integers(6, 24))
+    rows = ["." * cols for _ in range(7)]
+    grid = [list(r) for r in rows]
+    c = 0
+    while c < cols:
+        run = draw(st.integers(1, 6))
+        row = draw(st.integers(3, 6))
+        ch = draw(st.sampled_from("##=")) if draw(st.integers(0, 4)) else "."
+        for k in range(c, min(cols, c + run)):
+            grid[row][k] = ch
+        c += run
+    text = "\n".join("".join(r) for r in grid)
+    tops = [(k, r) for k in range(cols) for r in range(1, 7) if grid[r][k] in "#=" and grid[r - 1][k] == "."]
+    assume(tops)
+    col, row = draw(st.sampled_from(tops))
+    w, h = draw(st.integers(4, 16)), draw(st.integers(4, 14))
+    speed = draw(st.floats(5.0, 240.0))
+    return text, col, row, w, h, speed, draw(st.sampled_from((-1, 1)))
+
+
+@SETTINGS
+@given(floors())
+def test_a_walker_never_walks_off_an_edge_on_any_floor(case):
+    text, col, row, w, h, speed, facing = case
+    world = World(TileGrid.from_ascii(text))
+    ts = 16
+    x = min(col * ts + (ts - w) / 2, world.grid.width - w)
+    spec = EnemySpec(1, "w", "walker", x, row * ts - h, w, h, facing, speed, 0.0, 1.0, (), 0.0)
+    enemies = Enemies(world, SimpleNamespace(enemies=[spec], height=world.grid.height))
+    a = enemies.all[0].actor
+    world.step()
+    enemies.after_step(world.step(), world.steps)
+    assert a.on_ground and a.y == row * ts - h
+    for _ in range(240):
+        enemies.after_step(world.step(), world.steps)
+        assert a.on_ground and a.y == row * ts - h, (a, text)
+
+
+def test_a_walker_rides_a_moving_platform_and_turns_at_its_ends(write_map):
+    level = "\n".join(["." * 20] * 5 + [".P" + "." * 18, "#" * 20])
+    lift = ('<object id="ID" name="lift" type="platform" x="96" y="48" width="48" height="8"><properties>'
+            '<property name="dx" type="float" value="96"/><property name="speed" type="float" value="30"/>'
+            '</properties></object>')
+    s = Session(load_level(write_map("lift.tmx", level, [lift, enemy("rider", "walker", 120, 48, "right")])))
+    a, platform = s.enemies.all[0].actor, next(iter(s.platforms.values()))
+    for _ in range(900):
+        s.step(NONE)
+        assert a.on_ground and a.ground.platform is platform and a.y == 36.0
+        assert platform.x - 0.5 <= a.x <= platform.x + platform.w - a.w + 0.5

@@ -1,6 +1,10 @@
 """Turrets and their bullets, springs."""
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import Buttons, FeelConfig
 from game.levelfile import load_level
@@ -114,3 +118,45 @@ def test_a_spring_launch_uses_the_feel_in_force_and_launches_enemies_too(write_m
         ys.append(a.y + a.h)
     top = min(ys)
     assert 152 - top == pytest.approx(80, abs=1.0)  # the frog went up to the spring's height, not its hop's
+
+
+SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "25")), deadline=None,
+                    derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@SETTINGS
+@given(jump=st.floats(16.0, 120.0), apex=st.floats(0.2, 0.6), hz=st.sampled_from((30, 60, 120, 144)),
+       height=st.floats(8.0, 300.0), held=st.booleans())
+def test_a_spring_apex_is_its_height_within_a_pixel_under_any_feel(write_map, jump, apex, hz, height, held):
+    feel = FeelConfig.from_dict({"jump": {"height": jump, "time_to_apex": apex}, "physics": {"hz": hz}})
+    tall = "\n".join(["." * 10] * 24 + [".P........", "#" * 10])
+    spring = obj("spring", "boing", 64, 392, 16, 8, height=round(height, 3))
+    s = Session(load_level(write_map("spr.tmx", tall, [spring])), feel)
+    p = s.player
+    s.step(NONE)
+    p.teleport(67, 392 - 14 - 20.0)
+    launched = apex_y = None
+    for _ in range(20 * hz):
+        events = s.step(Buttons(jump=held))
+        if launched is None:
+            if any(e.type == "spring" for e in events):
+                launched = apex_y = p.y + p.h
+        else:
+            apex_y = min(apex_y, p.y + p.h)
+            if p.vy > 0:
+                break
+    assert launched == 392.0
+    assert launched - apex_y == pytest.approx(round(height, 3), abs=1.0)
+
+
+def test_a_bullet_that_leaves_the_map_is_gone(write_map):
+    gun = obj("turret", "sky gun", 120, 40, direction="up", period=2, speed=400)  # the map's top is open
+    s = Session(load_level(write_map("up.tmx", GALLERY, [gun])))
+    first = None
+    for _ in range(30):
+        s.step(NONE)
+        if first is None and s.hazards.bullets:
+            first = s.hazards.bullets[0]
+    assert first is not None and first not in s.hazards.bullets and first not in s.world.actors
+    assert first.y < -40  # it flew off the top, nothing stopped it

@@ -12,14 +12,6 @@ from game.render import kinds as K
 from game.render.sprites import Art
 
 
-@pytest.fixture(scope="module")
-def art():
-    pygame.display.init()
-    pygame.display.set_mode((1, 1))
-    yield Art()
-    pygame.display.quit()
-
-
 def canvas(w: int = 96, h: int = 96) -> pygame.Surface:
     s = pygame.Surface((w, h), pygame.SRCALPHA)
     s.fill((0, 0, 0, 0))

@@ -334,7 +334,8 @@ def test_music_follows_the_scenes_and_every_sound_is_used(app):
     frame(app, dt=0.1, frames=int(FINISH_DELAY / 0.1) + 6)
     assert isinstance(app.scenes.current, CompleteScene) and fake.music == "meadow"
     from game.audio import NAMES
-    unused = set(NAMES) - set(fake.sounds) - {"coin", "checkpoint", "jump", "land", "menu_move", "menu_confirm"}
+    unused = set(NAMES) - set(fake.sounds) - {"coin", "checkpoint", "jump", "land", "menu_move", "menu_confirm",
+                                              "stomp", "spring", "crumble", "break"}  # (the next test)
     assert not unused, f"sounds built but never played: {unused}"
 
 
@@ -530,3 +531,16 @@ def test_a_red_level_picked_in_the_f2_strip_is_opened_by_the_play_scene(app, lev
     tick(app)
     play = app.scenes.current
     assert play.info.name == "01_start.tmx" and play.session.steps >= 12
+
+
+def test_the_level_objects_events_play_their_sounds(app):
+    from game.scenes.catalog import LevelInfo
+    from game.scenes.play import PlayScene
+    from game.session import GameEvent
+
+    fake = app.audio = FakeAudio()
+    path = MAPS / "objects_demo.tmx"
+    play = PlayScene(app, LevelInfo(path, path.name, "Objects", None, 2))
+    for kind, name in (("stomp", "goomba"), ("spring", "boing"), ("crumble", "ledge"), ("break", "brick")):
+        play.on_event(GameEvent(1, kind, name), 0.0)
+    assert fake.sounds == ["stomp", "spring", "crumble", "break"]
