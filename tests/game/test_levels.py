@@ -187,6 +187,8 @@ def test_replay_completes_the_level(path, loaded):
             break
     assert session.completed, f"{replay.name} ends at {session.player.x:.0f},{session.player.y:.0f}"
     assert session.coins >= len(level.coins) // 2  # attract mode: it plays for coins too
+    # the level's length in play: the route finder's run stands in for a good player's
+    assert 45 <= session.time <= 120, f"{replay.name} finishes in {session.time:.0f} s"
     passed = {cp.name for cp in level.checkpoints if lo < cp.x and cp.x + cp.w < hi}
     reached = {e.name for e in session.events if e.type == "checkpoint"}
     assert passed <= reached, f"{replay.name} passes flags {sorted(passed - reached)} without reaching them"
