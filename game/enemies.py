@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from engine import Actor
+from engine import Actor, TileKind
 
 __all__ = ["HERO", "ENEMY", "SHOT", "Enemies", "Puff", "launch", "route_position"]
 
@@ -108,7 +108,7 @@ class Enemies:
         spec = e.spec
         a.teleport(spec.x, spec.y)
         self.facing[i] = spec.facing
-        self.hop_left[i] = self._hop_steps(spec)
+        self.hop_left[i] = self.hop_steps(spec)
         self.epoch[i] = self.world.steps
         if spec.kind == "walker":
             a.vx = spec.facing * spec.speed
@@ -182,16 +182,49 @@ class Enemies:
         a.vx = d * spec.speed
 
     def _ground_ahead(self, a: Actor, d: int, reach: float) -> bool:
-        """Whether there is ground under a point ``reach`` px ahead of the leading foot."""
+        """Whether the ground goes on ``reach`` px ahead of the leading foot: a floor no lower than the
+        engine's ground snap follows (``reach + w/2``: a small step down), or a slope going down (its
+        surface may be up to the box's width below the foot that has just passed the slope's top)."""
         x = a.x + a.w + reach if d > 0 else a.x - reach
         feet = a.y + a.h
         grid = self.world.grid
         ts = grid.tile_size
         col, row = int(x // ts), int((feet + 0.5) // ts)
-        if 0 <= col < grid.cols and 0 <= row < grid.rows and grid.kind_at(col, row) == 1 \
-                and grid.kind_at(col, row - 1) == 0:
+        if 0 <= col < grid.cols and 0 <= row < grid.rows and grid.kind_at(col, row) == TileKind.SOLID \
+                and grid.kind_at(col, row - 1) == TileKind.EMPTY:
             return True  # the common case: a plain solid tile top right there (no raycast needed)
-        return self.world.raycast(x, feet - 1.0, x, feet + max(a.h / 2, ts / 2)) is not None
+        hit = self.world.raycast(x, feet - 1.0, x, feet + a.w + reach + 1.0)
+        if hit is None:
+            return False
+        if hit.y - feet <= reach + a.w / 2 + 0.5:
+            return True  # level ground, a step the snap follows, or a slope's first pixels
+        tile = hit.tile
+        if tile is None or tile.kind != TileKind.SLOPE:
+            return False
+        # further down a slope: only one that starts where the ground before it ends (not a dip beyond
+        # a step): its surface at the edge facing the walker meets the surface of the column before it
+        edge = (tile.col + 1) * ts if d < 0 else tile.col * ts
+        top = grid.surface_y(tile.col, tile.row, edge)
+        before = self._surface(tile.col + (1 if d < 0 else -1), edge, top)
+        return before is not None and abs(before - top) <= 0.5
+
+    def _surface(self, col: int, x: float, near: float) -> float | None:
+        """The ground's top in column ``col`` at map x ``x`` nearest height ``near`` (a tile's top or a
+        slope's surface, one tile either way), or None."""
+        grid = self.world.grid
+        ts = grid.tile_size
+        best = None
+        for row in range(int(near // ts) - 1, int(near // ts) + 2):
+            kind = grid.kind_at(col, row)
+            if kind == TileKind.SLOPE:
+                y = grid.surface_y(col, row, x)
+            elif kind != TileKind.EMPTY and grid.kind_at(col, row - 1) == TileKind.EMPTY:
+                y = float(row * ts)
+            else:
+                continue
+            if best is None or abs(y - near) < abs(best - near):
+                best = y
+        return best
 
     def _hop(self, i: int, a: Actor, spec) -> None:
         if a.wall is not None:
@@ -212,9 +245,10 @@ class Enemies:
         a.vy = -v
         a.vx = self.facing[i] * spec.speed
         a.on_ground, a.ground = False, None
-        self.hop_left[i] = self._hop_steps(spec)
+        self.hop_left[i] = self.hop_steps(spec)
 
-    def _hop_steps(self, spec) -> int:
+    def hop_steps(self, spec) -> int:
+        """Steps a hopper sits between two hops."""
         return max(1, round(spec.hop_period / self.world.dt))
 
     def _steer(self, i: int) -> None:

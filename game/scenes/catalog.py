@@ -2,8 +2,9 @@
 
 ``$TILEFEEL_LEVELS_DIR`` points the game at another folder (tests, level designers' drafts).
 Levels not reached by the chain follow in file-name order, so every map in levels/ is playable. Only the
-map's ``title``, ``next`` and ``music`` are read here (a cheap look at the map's properties); the full
-load and its errors happen when a level is played.
+map's ``title``, ``next``, ``music`` and its coins (coin objects, breakable objects and breakable tiles in
+CSV layers that hide one) are read here (a cheap look at the map); the full load and its errors happen
+when a level is played.
 
 Music: the map property ``music`` names a loop of ``game.audio.LOOPS``; without one, levels take the
 loops in groups of two in play order (meadow, hills, climb), and the last level of three or more plays
@@ -70,10 +71,38 @@ def _peek(path: Path) -> LevelInfo:
                            "playing the default")
     for obj in root.iter("object"):
         kind = (obj.get("type") or obj.get("class") or "").lower()
-        if kind == "coin" or kind == "breakable" and any(
-                p.get("name") == "coin" and p.get("value") == "true" for p in obj.iter("property")):
-            coins += 1  # (a breakable tile hiding a coin is counted once the level is loaded)
+        if kind == "coin" or kind == "breakable" and _has_coin(obj):
+            coins += 1
+    coins += _coin_tiles(root, path)
     return LevelInfo(path, path.name, title, nxt, coins, music, problem)
+
+
+def _has_coin(element) -> bool:
+    """A breakable object or tile whose ``coin`` property is true."""
+    return any(p.get("name") == "coin" and p.get("value") == "true" for p in element.iter("property"))
+
+
+def _coin_tiles(root, path: Path) -> int:
+    """Breakable tiles with a coin placed in the map's CSV tile layers (other encodings are counted when the
+    level is loaded and played)."""
+    gids = set()
+    for ts in root.iter("tileset"):
+        first, source = int(ts.get("firstgid", "1")), ts.get("source")
+        try:  # (read like the map: a FIFO or a huge file is refused, not waited on)
+            tiles = ET.fromstring(read_bytes(path.parent / source, "tileset", LIMITS.tileset_bytes)) \
+                if source else ts
+        except (ET.ParseError, FileProblem):
+            continue
+        gids.update(first + int(t.get("id", "0")) for t in tiles.iter("tile")
+                    if (t.get("type") or t.get("class") or "").lower() == "breakable" and _has_coin(t))
+    if not gids:
+        return 0
+    count = 0
+    for data in root.iter("data"):
+        if data.get("encoding") == "csv" and data.text:
+            count += sum(1 for v in data.text.replace("\n", ",").split(",")
+                         if v.strip().isdigit() and int(v) & 0x0FFFFFFF in gids)  # (bits 28-31: flips)
+    return count
 
 
 def levels_folder() -> Path:

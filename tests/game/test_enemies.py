@@ -187,9 +187,11 @@ def floors(draw):
     while c < cols:
         run = draw(st.integers(1, 6))
         row = draw(st.integers(3, 6))
-        ch = draw(st.sampled_from("##=")) if draw(st.integers(0, 4)) else "."
+        ch = draw(st.sampled_from("##=^")) if draw(st.integers(0, 4)) else "."
         for k in range(c, min(cols, c + run)):
-            grid[row][k] = ch
+            grid[row][k] = "#" if ch == "^" else ch
+        if ch == "^" and run >= 3 and c + run <= cols:  # a 45-degree hill on the run: up, plateau, down
+            grid[row - 1][c:c + run] = ["/"] + ["#"] * (run - 2) + ["\\"]
         c += run
     text = "\n".join("".join(r) for r in grid)
     tops = [(k, r) for k in range(cols) for r in range(1, 7) if grid[r][k] in "#=" and grid[r - 1][k] == "."]
@@ -203,6 +205,8 @@ def floors(draw):
 @SETTINGS
 @given(floors())
 def test_a_walker_never_walks_off_an_edge_on_any_floor(case):
+    """Flat runs at different heights: it stays at its height; over hills it walks up and down the
+    slopes and is on the ground every step."""
     text, col, row, w, h, speed, facing = case
     world = World(TileGrid.from_ascii(text))
     ts = 16
@@ -213,9 +217,10 @@ def test_a_walker_never_walks_off_an_edge_on_any_floor(case):
     world.step()
     enemies.after_step(world.step(), world.steps)
     assert a.on_ground and a.y == row * ts - h
+    hills = "/" in text
     for _ in range(240):
         enemies.after_step(world.step(), world.steps)
-        assert a.on_ground and a.y == row * ts - h, (a, text)
+        assert a.on_ground and (hills or a.y == row * ts - h), (a, text)
 
 
 def test_a_walker_rides_a_moving_platform_and_turns_at_its_ends(write_map):
@@ -229,3 +234,27 @@ def test_a_walker_rides_a_moving_platform_and_turns_at_its_ends(write_map):
         s.step(NONE)
         assert a.on_ground and a.ground.platform is platform and a.y == 36.0
         assert platform.x - 0.5 <= a.x <= platform.x + platform.w - a.w + 0.5
+
+
+def test_a_walker_walks_up_and_down_slopes_and_turns_at_a_step_up():
+    hills = "\n".join([
+        "........................",
+        "........................",
+        ".............####.......",
+        ".........../######\\.....",
+        "......../##########\\....",
+        "#.pq####################",
+        "########################",
+    ])
+    world = World(TileGrid.from_ascii(hills))
+    spec = EnemySpec(1, "w", "walker", 40, 5 * 16 - 12, 14, 12, 1, 40.0, 0.0, 1.0, (), 0.0)
+    enemies = Enemies(world, SimpleNamespace(enemies=[spec], height=world.grid.height))
+    a = enemies.all[0].actor
+    seen = []
+    for _ in range(3000):
+        enemies.after_step(world.step(), world.steps)
+        seen.append((a.x, a.y, a.on_ground))
+    assert all(on for _, _, on in seen[10:])  # (it starts in the air over the shallow slope)
+    assert min(x for x, _, _ in seen) == pytest.approx(16.0)  # the wall at the far left
+    assert max(x for x, _, _ in seen) == pytest.approx(208 - 14)  # the block on top of the hill: a wall
+    assert min(y for _, y, _ in seen) == pytest.approx(48 - 12)  # up on the hill's plateau

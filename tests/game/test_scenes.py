@@ -544,3 +544,13 @@ def test_the_level_objects_events_play_their_sounds(app):
     for kind, name in (("stomp", "goomba"), ("spring", "boing"), ("crumble", "ledge"), ("break", "brick")):
         play.on_event(GameEvent(1, kind, name), 0.0)
     assert fake.sounds == ["stomp", "spring", "crumble", "break"]
+
+
+def test_the_level_list_counts_the_coins_hidden_in_breakable_objects_and_tiles(tmp_path):
+    from game.scenes.catalog import _peek
+
+    assert _peek(MAPS / "kinds.tmx").coins == 2  # the brick object and one breakable tile with a coin
+    assert _peek(MAPS / "objects_demo.tmx").coins == 2
+    broken = tmp_path / "k.tmx"  # a tileset that cannot be read: the map's own coins still count
+    broken.write_text((MAPS / "kinds.tmx").read_text().replace("kinds_tiles.tsx", "missing.tsx"))
+    assert _peek(broken).coins == 1
