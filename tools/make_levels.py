@@ -328,7 +328,8 @@ def build_tiles(level: Level, grid: Grid) -> tuple[list[list[int]], list[list[in
             cc = c + step
             while 0 <= cc < W and grid.rows[r][cc] in OVERLAY:
                 cc += step
-            found.append(grid.rows[r][cc] if 0 <= cc < W else "")
+            near = grid.rows[r][cc] if 0 <= cc < W else ""
+            found.append(":" if near in HIDDEN else near)  # a hidden passage has earth behind it
         if found[0] == found[1] and found[0] in BG_CHARS:
             return found[0]
         # a column of overlay chars inside a wall: look up/down too
