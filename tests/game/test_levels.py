@@ -221,20 +221,23 @@ def test_every_preset_completes_every_level(level, preset):
     assert result["completed"] is True, f"{replay.name} under {preset.stem}: {result['player']}"
 
 
-def test_preset_replays_are_needed_and_named_for_a_level_and_a_preset():
+OWN_REPLAYS = sorted((LEVELS / "replays").glob("*.*.txt"))
+
+
+@pytest.mark.parametrize("own", OWN_REPLAYS, ids=lambda p: p.stem)
+def test_preset_replays_are_needed_and_named_for_a_level_and_a_preset(own):
     """``STEM.PRESET.txt`` only for a shipped level and preset, and only where the level's own replay fails
     under that preset (tools/find_replay.py --presets removes the others)."""
     stems, presets = {p.stem for p in FILES}, {p.stem: p for p in PRESETS}
-    for own in sorted((LEVELS / "replays").glob("*.*.txt")):
-        stem, preset = own.name[:-len(".txt")].rsplit(".", 1)
-        assert stem in stems and preset in presets, own.name
-        level = load_level(LEVELS / f"{stem}.tmx")
-        session = Session(level, load_feel(presets[preset]))
-        for buttons in parse_script(replay_of(LEVELS / f"{stem}.tmx").read_text(), stem):
-            if session.completed:
-                break
-            session.step(buttons)
-        assert not session.completed, f"{own.name} is not needed: {stem}.txt completes the level under {preset}"
+    stem, preset = own.name[:-len(".txt")].rsplit(".", 1)
+    assert stem in stems and preset in presets, own.name
+    level = load_level(LEVELS / f"{stem}.tmx")
+    session = Session(level, load_feel(presets[preset]))
+    for buttons in parse_script(replay_of(LEVELS / f"{stem}.tmx").read_text(), stem):
+        if session.completed:
+            break
+        session.step(buttons)
+    assert not session.completed, f"{own.name} is not needed: {stem}.txt completes the level under {preset}"
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
