@@ -1,63 +1,191 @@
-"""Find an input script that completes a level through its coin route, for the title's attract mode.
+"""Find an input script that completes a level through its coins, for the shipped replays and the title's
+attract mode.
 
     python tools/find_replay.py levels/01_first_steps.tmx            # writes levels/replays/01_first_steps.txt
+    python tools/find_replay.py levels/*.tmx --feel presets/tight.toml
+    python tools/find_replay.py levels/*.tmx --presets                # a replay per preset where needed
+    python tools/find_replay.py levels/*.tmx --presets --goal-only    # ... straight to the goal (quicker)
     python tools/find_replay.py levels/01_first_steps.tmx --out -    # print the script instead
 
-A thin wrapper over the route finder (``game.route.find_tour``, the search behind ``python -m game check``):
-the route passes the waypoints listed with the level in tools/make_levels.py (tile column, row: coins
-worth detouring for), in order, then reaches the goal. The script is replayed from a fresh start before
-it is written.
+A thin wrapper over the route finder (``game.route``, the search behind ``python -m game check``). The
+route passes waypoints in order, then reaches the goal: the ones listed with the level in
+tools/level_maps.py (``route``, or ``routes[PRESET]`` for a preset), else one per coin in the order the
+player meets them (one taken on the way to another is passed) (hidden coins left for the player to find). A waypoint no route reaches within
+``--leg`` seconds is skipped. The script is replayed from a fresh start before it is written.
+
+Replays are named ``levels/replays/STEM.txt`` (the default feel) and ``levels/replays/STEM.PRESET.txt``
+(``presets/PRESET.toml``). With ``--presets``, each preset first tries the level's default replay; only a
+level that replay cannot complete under the preset gets its own (and a preset replay no longer needed is
+removed), so the shipped replays are: one per level, plus one per preset where one does not fit all.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from game.inputscript import format_script  # noqa: E402
-from game.levelfile import load_level  # noqa: E402
-from game.route import find_tour  # noqa: E402
+from engine import FeelConfig  # noqa: E402
+from game.feelfile import load_feel  # noqa: E402
+from game.inputscript import format_script, parse_script  # noqa: E402
+from game.levelfile import LevelData, load_level  # noqa: E402
+from game.route import Search  # noqa: E402
 from game.session import Session  # noqa: E402
 
-REACH = 6.0  # px: a waypoint counts as passed when the player touches a box this far around the tile's centre
+REACH = 6.0  # px: a listed waypoint counts as passed when the player touches a box this far around the tile's centre
+PRESETS = ROOT / "presets"
+
+
+def replay_path(level: Path, preset: str | None = None) -> Path:
+    """Where a level's replay lives: STEM.txt, or STEM.PRESET.txt for a preset."""
+    return level.parent / "replays" / (f"{level.stem}.{preset}.txt" if preset else f"{level.stem}.txt")
+
+
+def coin_waypoints(level: LevelData) -> list[tuple[float, float, float, float, int]]:
+    """One box per coin (not the hidden ones), with the coin's id, in the order the player meets them."""
+    tall = level.rows > level.cols
+    coins = [c for c in level.coins if c.name != "hidden"]
+    coins.sort(key=(lambda c: (-c.y, c.x)) if tall else (lambda c: (c.x, c.y)))
+    return [(c.x, c.y, c.w, c.h, c.id) for c in coins]
+
+
+def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: float, tries: int = 3) -> tuple | None:
+    """Buttons per step through as many of ``boxes`` (x, y, w, h[, coin id]; in order) as legs of ``leg``
+    seconds reach -- a coin already taken on the way is passed -- then to the goal (``goal`` seconds).
+
+    A waypoint touched in mid-air can be a trap (every way on dies or ends boxed in), so each leg keeps up
+    to ``tries`` states that touched its waypoint. A state from which a search explores everything without
+    reaching the next waypoint is a dead end and is dropped; when all of a waypoint's states are, the route
+    backs up to the waypoint before (the dead one is skipped)."""
+    session = Session(level, feel)
+    # per waypoint reached: [(node, its snapshot)] -- the states it left the player in; first: the start
+    stack = [[(None, session.snapshot())]]
+
+    def search_from(start):
+        node, snap = start
+        if node is not None:
+            node.snap = snap  # a search frees the snapshots of the states it expands
+        return Search(level, feel, start=node, session=session)
+
+    def run_leg(box, budget):
+        """The states that touched ``box`` (none: could not), dropping dead ends from the current set."""
+        for start in list(stack[-1]):
+            search = search_from(start)
+            search.aim(tuple(box[:4]))
+            deadline = time.perf_counter() + budget
+            out = search.run(lambda s=search: bool(s.touched), deadline, None)
+            if out == "done":
+                search.run(lambda s=search: len(s.touched) >= tries, min(deadline, time.perf_counter() + 1.0), None)
+                return [(n, n.snap) for n in search.touched[:tries]]
+            if out == "exhausted":
+                stack[-1].remove(start)
+        return []
+
+    i = 0
+    while i < len(boxes):
+        box = boxes[i]
+        session.restore(stack[-1][0][1])
+        if len(box) > 4 and box[4] in session.collected:
+            i += 1
+            continue
+        found = run_leg(box, leg)
+        if found:
+            stack.append(found)
+        elif not stack[-1]:
+            if len(stack) == 1:
+                return None  # the start itself leads nowhere
+            stack.pop()  # every state the last waypoint left is a dead end: try this one from the one before
+            continue
+        i += 1
+    while stack:
+        for start in stack.pop():
+            search = search_from(start)
+            search.run(lambda s=search: s.goal_node is not None, time.perf_counter() + goal, None)
+            if search.goal_node is not None:
+                return search.goal_node.route()
+    return None
+
+
+def completes(level: LevelData, feel: FeelConfig, steps) -> Session:
+    s = Session(level, feel)
+    for b in steps:
+        if s.completed:
+            break
+        s.step(b)
+    return s
+
+
+def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, args) -> tuple[str, Session]:
+    import make_levels
+
+    spec = {lv.file: lv for lv in make_levels.levels()}.get(path.name)
+    listed = (spec.routes.get(preset) or spec.route) if spec else []
+    ts = level.tile_size
+    boxes = ([] if args.goal_only else
+             [((c + 0.5) * ts - REACH, (r + 0.5) * ts - REACH, 2 * REACH, 2 * REACH) for c, r in listed]
+             if listed else coin_waypoints(level))
+    steps = tour(level, feel, boxes, args.leg, args.budget)
+    if steps is None:
+        raise SystemExit(f"{path}: no route to the goal within {args.budget:g} s")
+    s = completes(level, feel, steps)
+    if not s.completed:
+        raise SystemExit(f"{path}: the found script does not replay (non-deterministic session?)")
+    how = f"the {preset} preset" if preset else "the default feel"
+    text = (f"# {path.name} under {how}: found by tools/find_replay.py; {s.steps} steps ({s.time:.1f} s), "
+            f"{s.coins} of {len(level.coins)} coins, {s.deaths} deaths\n") + format_script(list(steps), level=path.name)
+    return text, s
+
+
+def write(out: Path | str | None, path: Path, preset: str | None, text: str, s: Session, level: LevelData) -> None:
+    if out == "-":
+        sys.stdout.write(text)
+        return
+    dest = Path(out) if out else replay_path(path, preset)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(text)
+    print(f"{dest}: {s.steps} steps ({s.time:.1f} s), {s.coins}/{len(level.coins)} coins, {s.deaths} deaths")
 
 
 def main(argv=None) -> int:
-    import make_levels
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("levels", nargs="+", type=Path)
-    ap.add_argument("--out", default=None, help="output file, '-' for stdout (default levels/replays/STEM.txt)")
-    ap.add_argument("--budget", type=float, default=120.0, help="seconds of search per level")
+    ap.add_argument("--out", default=None, help="output file, '-' for stdout (default levels/replays/STEM[.PRESET].txt)")
+    ap.add_argument("--feel", type=Path, default=None, help="a preset (presets/NAME.toml) or feel file")
+    ap.add_argument("--presets", action="store_true", help="check every preset in presets/ against each "
+                    "level's replay; write a preset's own replay only where that one fails")
+    ap.add_argument("--budget", type=float, default=120.0, help="seconds of search for the leg to the goal")
+    ap.add_argument("--leg", type=float, default=20.0, help="seconds of search per waypoint before skipping it")
+    ap.add_argument("--goal-only", action="store_true", help="no waypoints: the quickest route to the goal "
+                    "(a preset's own replay only has to finish the level)")
     args = ap.parse_args(argv)
-    routes = {lv.file: lv.route for lv in make_levels.levels()}
     for path in args.levels:
         level = load_level(path)
-        ts = level.tile_size
-        waypoints = [((c + 0.5) * ts - REACH, (r + 0.5) * ts - REACH, 2 * REACH, 2 * REACH)
-                     for c, r in routes.get(path.name, [])]
-        steps = find_tour(level, None, waypoints, seconds=args.budget)
-        if steps is None:
-            raise SystemExit(f"{path}: no route through the waypoints to the goal within {args.budget:g} s")
-        s = Session(level)
-        for b in steps:
-            s.step(b)
-        if not s.completed:
-            raise SystemExit(f"{path}: the found script does not replay (non-deterministic session?)")
-        text = (f"# {path.name}: found by tools/find_replay.py; {s.steps} steps, {s.coins} coins, "
-                f"{s.deaths} deaths\n") + format_script(list(steps), level=path.name)
-        if args.out == "-":
-            sys.stdout.write(text)
-        else:
-            out = Path(args.out) if args.out else path.parent / "replays" / f"{path.stem}.txt"
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(text)
-            print(f"{out}: {s.steps} steps, {s.coins}/{len(level.coins)} coins, {s.deaths} deaths")
+        if not args.presets:
+            preset = args.feel.stem if args.feel and args.feel.parent.resolve() == PRESETS.resolve() else None
+            feel = load_feel(args.feel) if args.feel else FeelConfig()
+            text, s = find(path, level, feel, preset, args)
+            write(args.out, path, preset, text, s, level)
+            continue
+        default = parse_script(replay_path(path).read_text(), str(replay_path(path)))
+        for toml in sorted(PRESETS.glob("*.toml")):
+            feel, own = load_feel(toml), replay_path(path, toml.stem)
+            if completes(level, feel, default).completed:
+                if own.exists():
+                    own.unlink()
+                    print(f"{own}: removed (the default replay completes {path.name} under {toml.stem})")
+                else:
+                    print(f"{path.name} under {toml.stem}: the default replay completes it")
+                continue
+            if own.exists() and completes(level, feel, parse_script(own.read_text(), str(own))).completed:
+                print(f"{own}: still completes the level")
+                continue
+            text, s = find(path, level, feel, toml.stem, args)
+            write(None, path, toml.stem, text, s, level)
     return 0
 
 

@@ -1,15 +1,17 @@
 """Build the demo's Tiled levels (levels/*.tmx) from readable ASCII layouts.
 
-    python tools/make_levels.py            # writes levels/NN_*.tmx, levels/platformer.tiled-project and
-                                           # the list of object kinds in docs/levels.md
+    python tools/make_levels.py            # writes levels/NN_*.tmx, levels/cover.tsx,
+                                           # levels/platformer.tiled-project and the list of object kinds
+                                           # in docs/levels.md
     python tools/make_levels.py --check    # exit 1 if a committed file differs from a fresh build
 
-Each level below is an ASCII picture of its terrain plus a few lists (sign messages, moving platforms).
-The generator autotiles the ground (grass tops, walls, corners, ceilings, ramp under-tiles, fill
-variants), scatters decoration with a fixed seed, and writes plain Tiled 1.10 XML with CSV layers and
-external ``tileset.tsx``, so the maps open in Tiled with no warnings and can be edited there afterwards
-(but a rebuild overwrites hand edits: change the layout here instead, or stop using the generator for
-that map).
+The levels themselves are in ``tools/level_maps.py``: each an ASCII picture of its terrain (often joined
+from sections with :func:`hcat` / :func:`vcat`) plus a few lists (sign messages, moving platforms,
+enemies, turrets, springs). This module is the builder: it autotiles the ground (grass tops, walls,
+corners, ceilings, ramp under-tiles, fill variants), scatters decoration with a fixed seed, and writes
+plain Tiled 1.10 XML with CSV layers and external tilesets, so the maps open in Tiled with no warnings and
+can be edited there afterwards (but a rebuild overwrites hand edits: change the layout instead, or stop
+using the generator for that map).
 
 Legend (one character per 16 px tile)::
 
@@ -18,20 +20,35 @@ Legend (one character per 16 px tile)::
     =  one-way plank (autotiled)   B  stone bricks (moss on top)    S  stone block    X  crate
     :  background earth wall       %  background bricks (windows, columns)
     P  spawn (player's feet on this tile's bottom)   G  goal (arch stands on this tile's bottom)
-    K  checkpoint                  o  coin            !  signpost (messages in column order)
+    K  checkpoint                  o  coin            !  signpost
     ^  spikes up (hazard)          v  spikes down (hazard, hanging from the tile above)
-    f  fence                       |  hanging vine    T  torch        >  <  arrow signs
+    (  spikes on a wall's left side, pointing left    )  spikes on a wall's right side, pointing right
+    f  fence                       |  hanging vine (tiles)        T  torch        >  <  arrow signs
     ~  water surface               w  water
+    e  walker    h  hopper    y  flyer (enemies: feet on the tile's bottom; a flyer centred in the tile)
+    }  {  A  V  turret firing right, left, up, down (centred in the tile)
+    s  spring (standing on the tile's bottom)
+    c  crumbling block (tile)      _  crumbling plank (one-way tile); side by side they fall together
+    b  breakable block (tile)      $  breakable block with a coin inside
+    j  vine (a swaying rope object): a column of j is one vine hanging from the top of the first
+    H  hidden passage: air drawn as ground in front of the player (a secret room's cover)
+    O  a coin in a hidden passage
     .  or space: air
+
+Lists that go with the characters (signs, enemies, turrets, springs) are in the order the player meets
+them: by column then row in a level wider than tall, by row from the bottom up (then column) in a tall
+one.
 
 Layers, bottom to top: "sky" and "hills" (parallax image layers), "background" (walls behind
 everything), "terrain" (what collides), "props" (decoration the player walks in front of: signposts,
 fences, bushes, rocks, torches, spikes), "paths" and "objects" (the game draws its sprites here), and
-"foreground" (only what the player passes behind: grass tufts, flowers, vines, water).
+"foreground" (only what the player passes behind: grass tufts, flowers, vines, water, and the covers of
+hidden passages, drawn with the ``cover.tsx`` tileset: the terrain art with no collision).
 
 Moving platforms are listed per level in tile units (see ``Plat``). Objects: spawn (point), goal,
 checkpoint, coin, hazard and trigger (rects), platform (rect, 8 px tall) with ``dx``/``dy`` or ``path``
-(an object reference to a polyline on the "paths" layer).
+(an object reference to a polyline on the "paths" layer), enemy, turret, spring and vine (points; a
+flyer's route like a platform's), crumble and breakable (tiles of the tileset's kinds).
 """
 
 from __future__ import annotations
@@ -68,18 +85,28 @@ ROCK_S, ROCK_B, MUSH_R, MUSH_B, BUSH_S, BUSH_L, BUSH_R = 54, 55, 56, 57, 58, 59,
 FENCE_L, FENCE_M, FENCE_R, SIGN, VINE_T, VINE_M, VINE_B = 61, 62, 63, 64, 65, 66, 67
 SPIKES_UP, SPIKES_DOWN, TORCH, WATER, WATER_FILL = 68, 69, 72, 76, 80
 SIGN_RIGHT, SIGN_LEFT = 83, 84
+SPIKES_LEFT, SPIKES_RIGHT = 70, 71
+CRUMBLE, CRUMBLE_PLANK, BREAKABLE, BREAKABLE_COIN = 85, 86, 87, 88
+TILE_COUNT = 96  # tiles in tileset.tsx; the cover tileset (the same image, no collision) starts after them
+COVER = TILE_COUNT  # a cover tile's id in the layers: COVER + the terrain tile it looks like
 
 # decoration drawn IN FRONT of the player (the "foreground" layer, above the object layers): low plants,
 # vines and water the hero wades through. Everything else (signposts, fences, bushes, rocks, torches,
 # spikes...) is a prop the hero walks in front of: the "props" layer, below the object layers.
 FOREGROUND = {TUFT_A, TUFT_B, TALL_GRASS, FL_RED, FL_YELLOW, FL_BLUE, VINE_T, VINE_M, VINE_B, WATER, WATER_FILL}
+# the ground tiles a hidden passage's cover may show (from cover.tsx), also in the foreground layer
+COVERS = {COVER + t for t in range(0, 36) if t not in SLOPE_IDS.values()}
 
 GROUND = set("#")
+HIDDEN = set("HO")  # air (and coins) drawn as ground in front of the player
 SLOPES = set("/\\1234")
 BLOCKS = {"B", "S", "X"}
+KIND_TILES = {"c": CRUMBLE, "_": CRUMBLE_PLANK, "b": BREAKABLE, "$": BREAKABLE_COIN}
 BG_CHARS = {":", "%"}
+ENEMIES = {"e": "walker", "h": "hopper", "y": "flyer"}
+TURRETS = {"}": "right", "{": "left", "A": "up", "V": "down"}
 # characters that stand in front of whatever background their row has around them
-OVERLAY = set("PGKo!^vf|T><~w=") | SLOPES | BLOCKS
+OVERLAY = set("PGKo!^v()f|T><~w=sj") | SLOPES | BLOCKS | set(KIND_TILES) | set(ENEMIES) | set(TURRETS)
 
 
 @dataclass
@@ -100,6 +127,34 @@ class Plat:
 
 
 @dataclass
+class Foe:
+    """An enemy's settings (the layout's e/h/y says where; its character must match ``kind``). A flyer
+    patrols (dx, dy) or a path of (dx, dy) offsets in tiles, like a platform. Unset numbers keep the
+    class defaults (docs/levels.md)."""
+
+    kind: str = "walker"
+    facing: str = "left"
+    speed: float | None = None  # px/s
+    hop_height: float | None = None  # px (hopper)
+    hop_period: float | None = None  # s (hopper)
+    dx: float = 0
+    dy: float = 0
+    path: list[tuple[float, float]] | None = None
+    wait: float = 0.0
+    name: str = ""
+
+
+@dataclass
+class Gun:
+    """A turret's timing (the layout's } { A V say where and which way)."""
+
+    period: float = 2.0  # s between shots
+    speed: float = 120.0  # px/s, the bullets
+    delay: float = 0.0  # s before the first shot
+    name: str = ""
+
+
+@dataclass
 class Level:
     file: str
     title: str
@@ -107,170 +162,41 @@ class Level:
     layout: str
     signs: list[str]
     platforms: list[Plat] = field(default_factory=list)
+    foes: list[Foe] = field(default_factory=list)  # one per e/h/y in meeting order, or none: all defaults
+    guns: list[Gun] = field(default_factory=list)  # one per turret in meeting order, or none: all defaults
+    springs: list[float] = field(default_factory=list)  # launch apex in tiles, one per s, or none: 64 px
+    music: str | None = None  # the map's `music` property (None: the game's default for its place)
     seed: int = 1
     decor: float = 0.35  # share of free grass tops that get a plant/rock
     route: list[tuple[float, float]] = field(default_factory=list)  # tools/find_replay.py waypoints (tiles)
+    routes: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # per preset, when different
 
 
-# =========================================================================================================
-# Level 1: run and jump, coyote time, jump buffering
-# =========================================================================================================
-L1 = r"""
-....................................................................................................................................................................
-....................................................................................................................................................................
-....................................................................................................................................................................
-....................................................................................................................................................................
-....................................................................................................................................................................
-....................................................................................................................................................................
-....................................................................................................................................................................
-.........................................................................................................................................oo.........................
-....................................................................................................................................................................
-....................o.o.o..........................................................................................................o....####........................
-.......................................................................................................ooo..........ooo.............................................
-.............................ooo..............o....o.o.o................o.o.o.o...................ooo.......ooo...................####..............................
-................o..#####...........................................................................................#####..........####..............................
-...................#####..!..................###.....................................................##.......................########..............................
-ff.P...!....!..##############......K..!......###................!...............................##...##...##....X.............########...........ffff.!......G......
-#############################...###################.....###############..........K....!.........##...##...##...#####################################################
-#############################...###################.....###############.......###############...##...##...##...#####################################################
-#############################...###################.....###############.......###############...##...##...##...#####################################################
-#############################...###################.....###############.......###############...##...##...##...#####################################################
-#############################...###################.....###############.......###############...##...##...##...#####################################################
-"""
+def _block(text: str, what: str) -> list[str]:
+    rows = text.strip("\n").split("\n")
+    if len({len(r) for r in rows}) != 1:
+        lengths = sorted({len(r) for r in rows})
+        bad = next(i for i, r in enumerate(rows) if len(r) != len(rows[0]))
+        raise SystemExit(f"{what}: rows of different lengths {lengths} (row {bad}: {rows[bad]!r})")
+    return rows
 
-L2 = r"""
-......................................................................................................................................
-......................................................................................................................................
-......................................................................................................................................
-......................................................................................................................................
-......................................................................................................................................
-......................................................................................................................................
-...................................................####...............................................................................
-...................................................####...............................................................................
-...................................................####...............................................................................
-...................................................####...............................................................................
-...................................................####...............................................................................
-...................................................####...............................................................................
-......................................o.o.o........####.................................................................o.o...........
-...................................................####.........................................BBBBBBBBBBBBBBB.......................
-.........ooo.......................................####.........................................B%%%%%%%%%%%%%........................
-................o.......K....!....fff..............####.........................................B%%%%%%%%%%%%%....!...fff......G......
-........=====........########################======####.........................................B%T%%oo%=====%B#######################
-.....................########################......####.........................................B%%%%%%%%%%%%%B#######################
-..............=====..########################..oo..####.........................................B%%=====%%%o%%B#######################
-.....................########################......####.........................................B%%%%%%%%%%%%%B#######################
-........=====........########################======####.........................................B%%%o%%%====T%B#######################
-ff.P..!..............########################......####.....................o...................B%%%%%%%%%%%%%B#######################
-#############################################..oo..####..................oo....oo...............B%%=====%%oo%%B#######################
-#############################################......####.........................................B%%%%%%%%%%%%%B#######################
-#############################################======####.............oo..====..====...oo.........B%T%%%%%=====%B#######################
-#############################################......####.........................................B%%%%%%%%%%%%%B#######################
-#############################################..o...####............====.............====.........%%=====%%%%%%B#######################
-#############################################======####.................................K===!....%%%%%%%%%%%%%B#######################
-#############################################.................====............................########################################
-#############################################...........K..!..................................########################################
-#############################################################.................................########################################
-#############################################################.................................########################################
-"""
 
-L3 = r"""
-............................................................................................................................................................
-............................................................................................................................................................
-............................................................................................................................................................
-............................................................................................................................................................
-............................................................................................................................................................
-............................................................................................................................................................
-............................................................................................................................................................
-................................................................................................................ooo.........................................
-............................................................................................................................................................
-...................................................................o.o.o....................................................................................
-..........................................ooo................................................................./#####\.......................................
-..............................................................ff.......................K.!.................../#######\..........................!.fff.G.....
-....................o.o.o.................###................/#####................../####34................/#########\........oo........../################
-.....................................K.!..................../######.....###\......../#######34............12###########\................../#################
-.................................../#####34................/#######.....####\....../##########34........12##############\................/##################
-.................12######\...oo.../########34....o..o....12########.....#####\.oo./#############34oo.!12#################\.K............/###################
-...............12#########\....../###########34........12##########.....######################################################....##########################
-ff.P...!.....12############\..../##############34....12############.....######################################################....##########################
-###################################################################.....######################################################....##########################
-###################################################################.....######################################################....##########################
-###################################################################.....######################################################....##########################
-###################################################################.....######################################################....##########################
-###################################################################.....######################################################....##########################
-###################################################################.....######################################################....##########################
-"""
+def hcat(*blocks: str, height: int = 0) -> str:
+    """Sections of a layout side by side, left to right; every section's rows must be equally long, and
+    the sections equally tall: ``height`` rows, a shorter section getting rows of air on top."""
+    parts = [_block(b, f"hcat section {i + 1}") for i, b in enumerate(blocks)]
+    parts = [["." * len(p[0])] * (height - len(p)) + p for p in parts]
+    if len({len(p) for p in parts}) != 1:
+        raise SystemExit(f"hcat: sections of different heights {[len(p) for p in parts]}")
+    return "\n".join("".join(p[r] for p in parts) for r in range(len(parts[0])))
 
-L4 = r"""
-......................................................................................................................................................
-......................................................................................................................................................
-......................................................................................................................................................
-......................................................................................................................................................
-......................................................................................................................................................
-......................................................................................................................................................
-......................................................................................................................................................
-........................................................................................................................................oo............
-............................................................................................................................o..o..o...................
-......................................................................o.o.o.........................................K.!.....................!.....G...
-.............................................................................................................o....#######.............################
-....................................................ooo.....................o.....................................#######.............################
-..................................................................................................................#######.............################
-..................................................ff......!...............................................o.......#######.............################
-................................................###############...................................................#######.............################
-................................................###############..........................K.....!..................#######.............################
-................................................###############....................####################...........#######.............################
-..............................................o.###############....................####################...........#######.............################
-................................................###############....................####################...........#######.............################
-................................................###############....................####################...........#######.............################
-..............................................o.###############....................####################...........#######.............################
-................................................###############....................####################...........#######.............################
-................................................###############....................####################...........#######.............################
-ff.P...!..........o..o..o............K...!......###############....................####################...........#######.............################
-###############..............################...###############....................####################...........#######.............################
-###############..............################...###############....................####################...........#######.............################
-###############..............##################################....................####################...........#######.............################
-###############..............##################################....................####################...........#######.............################
-###############..............##################################....................####################...........#######.............################
-###############..............##################################....................####################...........#######.............################
-"""
 
-L5 = r"""
-................................................................................................................................................................
-................................................................................................................................................................
-................................................................................................................................................................
-................................................................................................................................................................
-................................................................................................................................................................
-................................................................................................................................................................
-................................................................................................................................................................
-................................................................................................................................................................
-................................................................................................................................................................
-......................................................................................................................................................!....G....
-............................................................................................................................................oo....##############
-..................................................................................................................................................##############
-...........................................................................................................................................====.o.##############
-.....................................................................BBBBBB.......................................................................##############
-.....................................................................vvvvvv....................................................................===##############
-..................................................................................................................................................##############
-............................oo...................................o...........o.............................................................====...##############
-..........................................................!............oo..........K..!.......................K..!.......................!...^^...##############
-.............o.o.o...............K..!......o.o........../######.====..====..====###########.................########\...ooo........12###########################
-........................12####....#######\............./#######.................###########..o..............#########\...........12#############################
-......................12######....########\.........../########.................###########.......o..o......##########\........12###############################
-ff.P...!.....^^^....12########....#########^^^......./#########.................###########.................###########\^^^..12#################################
-##############################....#############################.................###########.................####################################################
-##############################....#############################.................###########.................####################################################
-##############################....#############################.................###########.................####################################################
-##############################....#############################^^^^^^^^^^^^^^^^^###########.................####################################################
-##############################....#########################################################.................####################################################
-##############################....#########################################################.................####################################################
-"""
-
-LEVEL_FILES = [
-    "01_first_steps.tmx",
-    "02_planks.tmx",
-    "03_hills.tmx",
-    "04_lifts.tmx",
-    "05_the_climb.tmx",
-]
+def vcat(*blocks: str) -> str:
+    """Sections of a layout stacked, top first; every row of every section equally long."""
+    parts = [_block(b, f"vcat section {i + 1}") for i, b in enumerate(blocks)]
+    if len({len(p[0]) for p in parts}) != 1:
+        raise SystemExit(f"vcat: sections of different widths {[len(p[0]) for p in parts]}")
+    return "\n".join(r for p in parts for r in p)
 
 
 # =========================================================================================================
@@ -292,11 +218,12 @@ class Grid:
 
 
 def _ground(ch: str) -> bool:
-    return ch in GROUND or ch in SLOPES
+    return ch in GROUND or ch in SLOPES or ch in HIDDEN
 
 
 def build_tiles(level: Level, grid: Grid) -> tuple[list[list[int]], list[list[int]], list[list[int]]]:
-    """(background, terrain, foreground) as rows of tile ids (-1 = empty)."""
+    """(background, terrain, decoration) as rows of tile ids (-1 = empty); the decoration holds props,
+    foreground plants and the covers of hidden passages (``COVER`` + a terrain id)."""
     rng = random.Random(level.seed)
     W, H = grid.w, grid.h
     bg = [[-1] * W for _ in range(H)]
@@ -318,7 +245,7 @@ def build_tiles(level: Level, grid: Grid) -> tuple[list[list[int]], list[list[in
             ch = grid.rows[r][c]
             if ch in SLOPES:
                 terrain[r][c] = SLOPE_IDS[ch]
-            elif ch in GROUND:
+            elif ch in GROUND or ch in HIDDEN:
                 up = grid.at(c, r - 1, ".") if r > 0 else "."
                 if up in SLOPES:
                     terrain[r][c] = UNDER_IDS[up]
@@ -363,7 +290,7 @@ def build_tiles(level: Level, grid: Grid) -> tuple[list[list[int]], list[list[in
                     terrain[r][c] = INNER_BR
                 else:
                     depth = 0
-                    while depth < 6 and g(c, r - depth - 1) and grid.at(c, r - depth - 1) in GROUND:
+                    while depth < 6 and g(c, r - depth - 1) and grid.at(c, r - depth - 1) in GROUND | HIDDEN:
                         depth += 1
                     if depth >= 4:
                         terrain[r][c] = FILL_DEEP
@@ -380,12 +307,20 @@ def build_tiles(level: Level, grid: Grid) -> tuple[list[list[int]], list[list[in
                 terrain[r][c] = STONE
             elif ch == "X":
                 terrain[r][c] = CRATE
+            elif ch in KIND_TILES:
+                terrain[r][c] = KIND_TILES[ch]
+    for r in range(H):  # a hidden passage: its ground look goes in front, nothing collides
+        for c in range(W):
+            if grid.rows[r][c] in HIDDEN:
+                fg[r][c], terrain[r][c] = COVER + terrain[r][c], -1
 
     # background walls (objects and decoration in front of a wall keep the wall behind them)
     def bg_char(c: int, r: int) -> str:
         ch = grid.rows[r][c]
         if ch in BG_CHARS:
             return ch
+        if ch in HIDDEN:
+            return ":"
         if ch not in OVERLAY:
             return ""
         found = []
@@ -393,7 +328,8 @@ def build_tiles(level: Level, grid: Grid) -> tuple[list[list[int]], list[list[in
             cc = c + step
             while 0 <= cc < W and grid.rows[r][cc] in OVERLAY:
                 cc += step
-            found.append(grid.rows[r][cc] if 0 <= cc < W else "")
+            near = grid.rows[r][cc] if 0 <= cc < W else ""
+            found.append(":" if near in HIDDEN else near)  # a hidden passage has earth behind it
         if found[0] == found[1] and found[0] in BG_CHARS:
             return found[0]
         # a column of overlay chars inside a wall: look up/down too
@@ -440,13 +376,17 @@ def build_tiles(level: Level, grid: Grid) -> tuple[list[list[int]], list[list[in
                 fg[r][c] = SPIKES_UP
             elif ch == "v":
                 fg[r][c] = SPIKES_DOWN
+            elif ch == "(":
+                fg[r][c] = SPIKES_LEFT
+            elif ch == ")":
+                fg[r][c] = SPIKES_RIGHT
             elif ch == "~":
                 fg[r][c] = WATER
             elif ch == "w":
                 fg[r][c] = WATER_FILL
 
     # scattered plants and rocks on free grass tops (fixed seed)
-    busy = set("PGK!^f|T><~w") | BLOCKS | {"o"}
+    busy = set("PGK!^f|T><~wsj") | BLOCKS | {"o"} | set(ENEMIES) | set(TURRETS) | set(KIND_TILES)
     c = 0
     for r in range(1, H):
         c = 0
@@ -471,12 +411,61 @@ def build_tiles(level: Level, grid: Grid) -> tuple[list[list[int]], list[list[in
     return bg, terrain, fg
 
 
+def meeting_order(grid: Grid, cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(column, row) cells in the order the player meets them: left to right in a level wider than tall,
+    bottom to top in a tall one."""
+    if grid.h > grid.w:
+        return sorted(cells, key=lambda cr: (-cr[1], cr[0]))
+    return sorted(cells)
+
+
+def meeting_order_runs(grid: Grid, runs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    order = {cr: i for i, cr in enumerate(meeting_order(grid, [(c, r) for c, r, _n in runs]))}
+    return sorted(runs, key=lambda run: order[run[:2]])
+
+
+def _settings(level: Level, what: str, cells: list, given: list, default):
+    """One setting per placed character (``given`` in meeting order), or the default for all."""
+    if given and len(given) != len(cells):
+        raise SystemExit(f"{level.file}: {len(cells)} {what} in the layout but {len(given)} settings for them")
+    return list(given) if given else [default() for _ in cells]
+
+
+def _route_props(d: dict, paths: list, dx: float, dy: float, path, cx: float, cy: float) -> None:
+    """A route (tiles) as Tiled properties of object ``d``: a polyline on the paths layer from (cx, cy), or
+    dx/dy."""
+    if path:
+        pts = [(0.0, 0.0)] + [(ox * TS, oy * TS) for ox, oy in path]
+        poly = dict(name=f"{d['name']} path", type="", x=cx, y=cy, points=pts)
+        paths.append(poly)
+        d["path_of"] = poly
+    else:
+        if dx:
+            d["props"].append(("dx", "float", dx * TS))
+        if dy:
+            d["props"].append(("dy", "float", dy * TS))
+
+
+def _runs(grid: Grid, ch: str, down: bool) -> list[tuple[int, int, int]]:
+    """(column, row, length) of each run of ``ch``, along rows (or down columns)."""
+    lines = ["".join(row[c] for row in grid.rows) for c in range(grid.w)] if down else grid.rows
+    out = []
+    for b, line in enumerate(lines):
+        a = line.find(ch)
+        while a >= 0:
+            end = a
+            while end < len(line) and line[end] == ch:
+                end += 1
+            out.append((b, a, end - a) if down else (a, b, end - a))
+            a = line.find(ch, end)
+    return out
+
+
 def build_objects(level: Level, grid: Grid):
     """(objects, paths) as lists of dicts ready to write; ids assigned later."""
     objs: list[dict] = []
     paths: list[dict] = []
-    signs = []
-    checkpoints = []
+    found: dict[str, list[tuple[int, int]]] = {}
     for c in range(grid.w):
         for r in range(grid.h):
             ch = grid.rows[r][c]
@@ -485,53 +474,83 @@ def build_objects(level: Level, grid: Grid):
                 objs.append(dict(name="start", type="spawn", x=x + 8, y=y + 16, point=True))
             elif ch == "G":
                 objs.append(dict(name="goal", type="goal", x=x - 4, y=y - 16, w=24, h=32))
-            elif ch == "K":
-                checkpoints.append((c, r))
-            elif ch == "o":
-                objs.append(dict(name="", type="coin", x=x + 2, y=y + 2, w=12, h=12))
-            elif ch == "!":
-                signs.append((c, r))
-    for i, (c, r) in enumerate(checkpoints):
+            elif ch in "oO":
+                objs.append(dict(name="" if ch == "o" else "hidden", type="coin", x=x + 2, y=y + 2, w=12, h=12))
+            elif ch in "K!sj" or ch in ENEMIES or ch in TURRETS:
+                found.setdefault("e" if ch in ENEMIES else "t" if ch in TURRETS else ch, []).append((c, r))
+    for i, (c, r) in enumerate(found.get("K", [])):
         objs.append(dict(name=f"checkpoint {i + 1}", type="checkpoint", x=c * TS, y=(r - 1) * TS, w=16, h=32))
+    signs = meeting_order(grid, found.get("!", []))
     if len(signs) != len(level.signs):
         raise SystemExit(f"{level.file}: {len(signs)} signposts in the layout but {len(level.signs)} messages")
-    for i, ((c, r), msg) in enumerate(zip(signs, level.signs, strict=False)):
+    for i, ((c, r), msg) in enumerate(zip(signs, level.signs, strict=True)):
         objs.append(dict(name=f"sign {i + 1}", type="trigger", x=c * TS - 16, y=(r - 1) * TS, w=48, h=32,
                          props=[("message", "string", msg)]))
-    # spikes: merge runs on a row into one hazard each; a fair box is the spikes' lower/upper 10 px
-    for r in range(grid.h):
-        c = 0
-        while c < grid.w:
-            ch = grid.rows[r][c]
-            if ch in "^v":
-                c0 = c
-                while c < grid.w and grid.rows[r][c] == ch:
-                    c += 1
-                x, w = c0 * TS + 2, (c - c0) * TS - 4
-                y = r * TS + 6 if ch == "^" else r * TS
-                objs.append(dict(name="spikes", type="hazard", x=x, y=y, w=w, h=10))
+    # spikes: merge runs into one hazard each; a fair box is the 10 px of the spikes nearest their base
+    for ch, down in (("^", False), ("v", False), ("(", True), (")", True)):
+        for c, r, n in _runs(grid, ch, down):
+            x, y = c * TS, r * TS
+            if down:  # on a wall: a column of spikes
+                objs.append(dict(name="spikes", type="hazard", x=x + (6 if ch == "(" else 0), y=y + 2, w=10,
+                                 h=n * TS - 4))
             else:
-                c += 1
+                objs.append(dict(name="spikes", type="hazard", x=x + 2, y=y + (6 if ch == "^" else 0),
+                                 w=n * TS - 4, h=10))
     for i, p in enumerate(level.platforms):
         d = dict(name=p.name or f"platform {i + 1}", type="platform", x=p.x * TS, y=p.y * TS, w=p.w * TS, h=8,
                  props=[])
-        if p.path:
-            pts = [(0.0, 0.0)] + [(ox * TS, oy * TS) for ox, oy in p.path]
-            poly = dict(name=f"{d['name']} path", type="", x=d["x"] + d["w"] / 2, y=d["y"] + 4, points=pts)
-            paths.append(poly)
-            d["path_of"] = poly
-        else:
-            if p.dx:
-                d["props"].append(("dx", "float", p.dx * TS))
-            if p.dy:
-                d["props"].append(("dy", "float", p.dy * TS))
+        _route_props(d, paths, p.dx, p.dy, p.path, d["x"] + d["w"] / 2, d["y"] + 4)
         d["props"].append(("speed", "float", p.speed))
         if p.wait:
             d["props"].append(("wait", "float", p.wait))
         if p.one_way:
             d["props"].append(("one_way", "bool", "true"))
         objs.append(d)
+    objs += _enemies(level, grid, meeting_order(grid, found.get("e", [])), paths)
+    guns = meeting_order(grid, found.get("t", []))
+    for i, ((c, r), gun) in enumerate(zip(guns, _settings(level, "turrets", guns, level.guns, Gun), strict=True)):
+        props = [("direction", "string", TURRETS[grid.rows[r][c]])]
+        for name, value, default in (("period", gun.period, 2.0), ("speed", gun.speed, 120.0),
+                                     ("delay", gun.delay, 0.0)):
+            if value != default:
+                props.append((name, "float", value))
+        objs.append(dict(name=gun.name or f"turret {i + 1}", type="turret", x=c * TS + 8, y=r * TS + 8,
+                         point=True, props=props))
+    springs = meeting_order(grid, found.get("s", []))
+    for i, ((c, r), height) in enumerate(zip(springs, _settings(level, "springs", springs, level.springs,
+                                                                  lambda: 4.0), strict=True)):
+        objs.append(dict(name=f"spring {i + 1}", type="spring", x=c * TS + 8, y=r * TS + 16, point=True,
+                         props=[("height", "float", height * TS)] if height * TS != 64 else []))
+    for i, (c, r, n) in enumerate(meeting_order_runs(grid, _runs(grid, "j", True))):
+        objs.append(dict(name=f"vine {i + 1}", type="vine", x=c * TS + 8, y=r * TS, point=True,
+                         props=[("length", "float", n * TS)] if n * TS != 48 else []))
     return objs, paths
+
+
+def _enemies(level: Level, grid: Grid, cells: list[tuple[int, int]], paths: list) -> list[dict]:
+    out = []
+    for i, ((c, r), foe) in enumerate(zip(cells, _settings(level, "enemies", cells, level.foes, Foe), strict=True)):
+        kind = ENEMIES[grid.rows[r][c]]
+        if foe.kind != kind:
+            raise SystemExit(f"{level.file}: enemy {i + 1} at column {c}, row {r} is a {kind} in the layout but "
+                             f"a {foe.kind} in its settings")
+        name = foe.name or f"{kind} {i + 1}"
+        # a flyer floats centred in its tile (its 14 x 10 box's feet 3 px above the tile's bottom)
+        feet = r * TS + (13 if kind == "flyer" else 16)
+        d = dict(name=name, type="enemy", x=c * TS + 8, y=feet, point=True, props=[("kind", "string", kind)])
+        if foe.facing != "left":
+            d["props"].append(("facing", "string", foe.facing))
+        for prop, value in (("speed", foe.speed), ("hop_height", foe.hop_height), ("hop_period", foe.hop_period)):
+            if value is not None:
+                d["props"].append((prop, "float", value))
+        if kind == "flyer":
+            if not (foe.path or foe.dx or foe.dy):
+                raise SystemExit(f"{level.file}: flyer {name} needs a route (dx, dy or path)")
+            _route_props(d, paths, foe.dx, foe.dy, foe.path, d["x"], feet - 5)
+            if foe.wait:
+                d["props"].append(("wait", "float", foe.wait))
+        out.append(d)
+    return out
 
 
 def _num(v: float) -> str:
@@ -543,11 +562,29 @@ def _csv(rows: list[list[int]]) -> str:
     return ",\n".join(lines)
 
 
+# Until the game plays springs (issue 12's gameplay), each spring also gets a ladder of one-way planks up to
+# its apex, so every level can be finished and checked now. Set False once springs launch the player.
+SPRING_STAND_INS = True
+
+
+def add_spring_stand_ins(level: Level, grid: Grid) -> None:
+    """A one-way plank every other row above each spring, from two rows up to the row of its apex."""
+    cells = meeting_order(grid, [(c, r) for r in range(grid.h) for c in range(grid.w) if grid.rows[r][c] == "s"])
+    for (c, r), height in zip(cells, _settings(level, "springs", cells, level.springs, lambda: 4.0), strict=True):
+        apex = int(r + 0.5 - height)
+        for k in range(r - 2, max(apex, 0) - 1, -2):
+            if grid.rows[k][c] in BG_CHARS | {"."}:
+                grid.rows[k] = grid.rows[k][:c] + "=" + grid.rows[k][c + 1:]
+
+
 def write_tmx(level: Level) -> str:
     grid = Grid(level.layout)
+    if SPRING_STAND_INS:
+        add_spring_stand_ins(level, grid)
     bg, terrain, decor = build_tiles(level, grid)
-    behind = [[t if t not in FOREGROUND else -1 for t in row] for row in decor]
-    fg = [[t if t in FOREGROUND else -1 for t in row] for row in decor]
+    front = lambda t: t in FOREGROUND or t >= COVER  # noqa: E731
+    behind = [[t if not front(t) else -1 for t in row] for row in decor]
+    fg = [[t if front(t) else -1 for t in row] for row in decor]
     objs, paths = build_objects(level, grid)
     W, H = grid.w, grid.h
     hpx = H * TS
@@ -600,8 +637,12 @@ def write_tmx(level: Level) -> str:
     props = [("title", "string", level.title)]
     if level.next:
         props.append(("next", "file", level.next))
+    if level.music:
+        props.append(("music", "string", level.music))
     out.append(prop_xml(props, " "))
     out.append(' <tileset firstgid="1" source="tileset.tsx"/>\n')
+    if any(t >= COVER for row in fg for t in row):
+        out.append(f' <tileset firstgid="{COVER + 1}" source="cover.tsx"/>\n')
     # parallax backgrounds: the image's bottom meets the view's bottom when the camera is at the map bottom
     out.append(f' <imagelayer id="1" name="sky" offsety="{_num(round(max_y * 0.1))}" parallaxx="0.15" '
                f'parallaxy="0.1" repeatx="1">\n'
@@ -627,6 +668,14 @@ def write_tmx(level: Level) -> str:
 # =========================================================================================================
 # The Tiled project: our object classes, so designers pick them from a list
 # =========================================================================================================
+# the covers of hidden passages: the terrain art again, with no collision (its tiles have no properties)
+COVER_TSX = f"""<?xml version="1.0" encoding="UTF-8"?>
+<tileset version="1.10" tiledversion="1.10.2" name="cover" tilewidth="{TS}" tileheight="{TS}" tilecount="{TILE_COUNT}" columns="16">
+ <image source="../assets/tiles.png" width="256" height="96"/>
+</tileset>
+"""
+
+
 def project() -> dict:
     """The Tiled project: its classes and enums come from the table of object kinds (game/levelkinds.py)."""
     return {
@@ -647,69 +696,14 @@ def levels_doc(text: str) -> str:
 
 
 def levels() -> list[Level]:
-    return [
-        Level(LEVEL_FILES[0], "First Steps", LEVEL_FILES[1], L1, seed=11, signs=[
-            "Arrows or A/D to run. Space, Z or K to jump",
-            "Hold jump to jump higher, tap it for a short hop",
-            "Gaps: run and jump from the very edge",
-            "Flags are checkpoints: you come back here if you fall",
-            "You can still jump just after running off a ledge",
-            "Press jump just before you land to hop again at once",
-            "Made it! The portal ends the level",
-        ], route=[(16, 12), (22, 9), (30, 11), (46, 11), (53, 11), (74, 11), (99, 11), (104, 10),
-                  (109, 11), (117, 10), (131, 9), (137, 7)]),
-        Level(LEVEL_FILES[1], "Planks", LEVEL_FILES[2], L2, seed=22, signs=[
-            "Wooden planks: jump up through them from below",
-            "Down + Jump drops through planks",
-            "Planks only hold you from above: hop up through them",
-            "Climb the tower plank by plank",
-            "Well done! Step into the portal",
-        ], route=[(16, 15), (10, 14), (39, 12), (47, 18), (47, 22), (47, 26), (57, 29), (63, 27), (68, 24), (73, 22), (79, 22),
-                  (85, 24), (106, 22), (100, 20), (107, 18), (101, 16), (121, 12)]),
-        Level(LEVEL_FILES[2], "Rolling Hills", LEVEL_FILES[3], L3, seed=33, signs=[
-            "Slopes: just run up and down them",
-            "Steep or shallow, you keep your footing",
-            "Jump from a slope to clear a gap",
-            "Climb the shallow hill, then the steep one",
-            "Almost there! Into the portal",
-        ], route=[(20, 12), (22, 12), (24, 12), (29, 15), (43, 10), (49, 15), (52, 15), (68, 9), (79, 15),
-                  (98, 15), (113, 7), (127, 12)]),
-        Level(LEVEL_FILES[3], "Lifts", LEVEL_FILES[4], L4, seed=44, signs=[
-            "Ride the moving platforms across",
-            "Lifts go up and down: wait for one, then hop on",
-            "This one follows a path: stay on and enjoy the ride",
-            "Wooden platforms: jump up through them from below",
-            "Time your jump onto the shuttle",
-            "The last stretch! Into the portal",
-        ], platforms=[
-            # Re-timed so nobody waits long for a ride: a platform comes back to its boarding end within
-            # about 3 s (ping-pong period 2 * route / speed + wait), and can be boarded a little earlier.
-            Plat(26, 24, 3, 100, dx=-9, wait=0.3, name="ferry"),
-            Plat(45, 24, 3, 110, dy=-10, wait=0.3, name="lift"),
-            # two gliders on the same path shape, starting at opposite ends, so one is at the start every ~3 s;
-            # the second runs one tile lower so the two never meet (a rider is never swapped onto the other)
-            Plat(63, 14, 3, 120, path=[(4, -4), (10, -4), (14, 0), (17, 2)], wait=0.3, one_way=True,
-                 name="glider"),
-            Plat(80, 17, 3, 120, path=[(-3, -2), (-7, -6), (-13, -6), (-17, -2)], wait=0.3, one_way=True,
-                 name="glider 2"),
-            Plat(103, 16, 3, 110, dx=8, dy=-6, wait=0.25, one_way=True, name="diagonal"),
-            Plat(123, 10, 3, 100, dx=8, wait=0.25, one_way=True, name="shuttle"),
-        ], route=[(18, 23), (21, 23), (24, 23), (46, 20), (46, 17), (53, 11), (62, 13), (72, 9), (76, 11), (106, 13),
-                  (109, 10), (124, 8), (130, 8), (137, 7)]),
-        Level(LEVEL_FILES[4], "The Climb", None, L5, seed=55, signs=[
-            "Spikes hurt! Jump over them",
-            "Fall in a pit and you start again at the last flag",
-            "Low spikes ahead: tap jump for a short hop",
-            "Hop on the lift and ride it down and across",
-            "Jump the spikes from the slope",
-            "Up the planks to the portal",
-            "You did it! Step into the portal",
-        ], platforms=[
-            Plat(91, 18, 3, 50, path=[(4, 3), (11, 3), (14, 0)], wait=0.5, name="lift"),
-        ], route=[(13, 18), (15, 18), (17, 18), (28, 16), (29, 16), (43, 18), (45, 18), (65, 16), (71, 17),
-                  (77, 16), (93, 19), (98, 20), (101, 20), (120, 18), (121, 18), (122, 18), (144, 12),
-                  (140, 10), (141, 10)]),
-    ]
+    """Every level in play order, from tools/level_maps.py (which builds on this module's records)."""
+    sys.modules.setdefault("make_levels", sys.modules[__name__])  # run as a script: one module, not two
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import level_maps
+
+    return level_maps.levels()
 
 
 def main(argv=None) -> int:
@@ -719,6 +713,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     files = {lv.file: write_tmx(lv) for lv in levels()}
     files["platformer.tiled-project"] = json.dumps(project(), indent=4) + "\n"
+    files["cover.tsx"] = COVER_TSX
     doc = ROOT / "docs" / "levels.md"
     files[doc if args.out == LEVELS else "levels.md"] = levels_doc(doc.read_text(encoding="utf-8"))
     bad = 0
