@@ -32,12 +32,18 @@ def crate(x, y, size=16, **kw):
     return Actor(x, y, size, size, solid=True, name="crate", **kw)
 
 
-def test_a_character_stands_on_a_crate_and_walks_off_it():
+def hero_on_crate():
+    """A character dropped onto a crate in ROOM, settled: (world, crate, character)."""
     w = World(TileGrid.from_ascii(ROOM))
     box = w.add(crate(100, 80))
     hero = w.add(Character(103, 40))
     for _ in range(40):
         w.step()
+    return w, box, hero
+
+
+def test_a_character_stands_on_a_crate_and_walks_off_it():
+    w, box, hero = hero_on_crate()
     assert hero.on_ground and hero.ground.kind == "actor" and hero.ground.platform is box
     assert hero.y + hero.h == box.y
     for _ in range(30):
@@ -137,11 +143,7 @@ def test_a_platform_pushes_a_crate_and_crushes_it_against_a_wall():
 
 
 def test_removing_a_crate_drops_what_stood_on_it():
-    w = World(TileGrid.from_ascii(ROOM))
-    box = w.add(crate(100, 80))
-    hero = w.add(Character(103, 40))
-    for _ in range(40):
-        w.step()
+    w, box, hero = hero_on_crate()
     assert hero.ground.platform is box
     w.remove(box)
     assert hero.ground is None and not hero.on_ground
