@@ -41,3 +41,36 @@ def test_shipped_ascii_maps_have_no_gap_inside_a_shallow_slope_pair():
             for pair in ("p q", "d b"):
                 assert pair not in block, f"{path.name}: '{pair}' leaves an empty tile in the slope"
     assert found >= 2
+
+
+def _docs_text() -> str:
+    """engine/README.md and the reference pages beside it (engine/docs/*.md)."""
+    pages = [ROOT / "engine" / "README.md"] + sorted((ROOT / "engine" / "docs").glob("*.md"))
+    return "\n".join(p.read_text() for p in pages if p.exists())
+
+
+def test_the_documented_patrol_recipe_walks_over_a_hill():
+    # found by an adopter: the recipe's probe looked h/2 down, a 45-degree ramp falls w + 1 px within a
+    # width of its top: every hill turned the walker round at its top
+    from engine import Actor, TileGrid, World
+
+    blocks = re.findall(r"```python\n(.*?)```", _docs_text(), flags=re.S)
+    block = next(b for b in blocks if "def patrol(" in b)
+    lines = block.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("def patrol("))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i] and not lines[i].startswith(" "))
+    scope: dict = {}
+    exec("\n".join(lines[start:end]), scope)
+    patrol = scope["patrol"]
+    hill = "\n".join(["." * 18, "." * 18, "......../#######\\.", "#" * 18])
+    for x, vx in ((160.0, -40.0), (180.0, 40.0), (60.0, 40.0)):
+        world = World(TileGrid.from_ascii(hill))
+        a = world.add(Actor(x, 20.0, 12, 12))
+        world.settle(a)
+        a.vx = vx
+        xs = []
+        for _ in range(1400):
+            world.step()
+            patrol(world, a)
+            xs.append(a.x)
+        assert min(xs) == 0.0 and max(xs) == world.grid.width - 12  # over the hill both ways, wall to wall
