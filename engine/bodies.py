@@ -70,9 +70,11 @@ class ActorEvent(NamedTuple):
 
     ``kind``: "landed" (on the ground after a step off it), "wall", "ceiling" (its own move was stopped:
     every step it presses on), "pushed" (moved by a platform or a solid actor in its way; once per pusher
-    and step), "squished" (crushed, or found inside solid geometry with no way out). ``normal`` points away
-    from what was hit (for "pushed": the way it was pushed); ``tile`` is the ``(col, row)`` hit or None;
-    ``other`` the Platform or Actor, or None; ``vx, vy`` the actor's velocity (px/s) just before."""
+    and step), "squished" (crushed, or found inside solid geometry with no way out), "hit" (a bullet
+    stopped at an actor or walker it touches: ``other``; walls, ceilings and floors are only solids).
+    ``normal`` points away from what was hit (for "pushed": the way it was pushed); ``tile`` is the
+    ``(col, row)`` hit or None; ``other`` the Platform or Actor, or None; ``vx, vy`` the actor's velocity
+    (px/s) just before."""
 
     kind: str
     actor: Any
