@@ -192,3 +192,12 @@ def test_a_new_loop_fades_in_on_the_other_channel_while_the_old_fades_out():
         assert audio._sounds["coin"].get_volume() == pytest.approx(0.25, abs=0.01)
     finally:
         pygame.mixer.quit()
+
+
+def test_the_level_list_knows_every_music_loop_by_name():
+    """files/catalog.py checks a map's ``music`` property against MUSIC_LOOPS without importing the window;
+    the names must be exactly the loops audio plays."""
+    from game.files.catalog import FINALE, LEVEL_MUSIC, MUSIC_LOOPS
+
+    assert MUSIC_LOOPS == tuple(audio_mod.LOOPS)
+    assert set(LEVEL_MUSIC) | {FINALE} <= set(MUSIC_LOOPS)
