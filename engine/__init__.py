@@ -1,6 +1,6 @@
 """A small platformer engine: tiles, slopes, one-way and moving platforms, crowds, ropes, triggers, a feel controller.
 
-Pure Python + numpy; copy this folder into your project. See engine/README.md.
+Pure Python + numpy; copy this folder into your project. See engine/README.md and engine/docs/.
 """
 
 from .bodies import UNGROUPED, Actor, ActorEvent, Buttons, Character, Contact, Ground, Touch, Trigger, TriggerEvent

@@ -295,7 +295,7 @@ class Crowd:
 
     ``crowd.x``, ``crowd.y``, ``crowd.vx`` ... are numpy arrays, one row per walker in the order added
     (views: write into them to move walkers by hand; the next step checks those for solid geometry like
-    a teleported actor). See engine/README.md, "Crowds of walkers".
+    a teleported actor). See engine/docs/crowds.md.
     """
 
     def __init__(self, name: str = ""):

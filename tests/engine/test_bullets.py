@@ -177,7 +177,7 @@ def test_the_readme_turret_loop_sees_hits_and_walls():
     hurt, stopped = [], []
     for _ in range(30):
         result = w.step()
-        for e in result.events:  # (the loop of engine/README.md, "How to write an enemy")
+        for e in result.events:  # (the loop of engine/docs/enemies.md, the turret)
             if e.actor in shots and e.kind in ("wall", "ceiling", "landed", "hit"):
                 if e.kind == "hit" and e.other is hero:
                     hurt.append(e.actor)

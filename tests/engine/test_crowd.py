@@ -770,3 +770,11 @@ def test_a_walker_on_a_crate_walks_to_its_edge_and_turns_there():
         assert w.ground is not None and w.ground.platform is crate
         assert crate.x - 1.0 < min(xs[100:]) and max(xs[100:]) + w.w < crate.x + crate.w + 1.0  # stays on it
         assert max(xs) - min(xs[100:]) > 30.0  # and walks across it (it does not turn on the spot)
+
+
+def test_a_walker_starts_walking_and_an_actor_starts_at_rest():
+    # (engine/docs/bodies.md and crowds.md: a Walker starts at vx = direction * speed, an Actor at 0)
+    crowd = Crowd()
+    assert crowd.add(0, 0, 8, 8, speed=40, direction=-1).vx == -40.0 and crowd.add(0, 0, 8, 8).vx == 40.0
+    a = Actor(0, 0, 8, 8)
+    assert (a.vx, a.vy) == (0.0, 0.0)
