@@ -1,9 +1,9 @@
 """A small platformer engine: tiles, slopes, one-way and moving platforms, crowds, ropes, triggers, a feel controller.
 
-Pure Python + numpy; copy this folder into your project. See engine/README.md.
+Pure Python + numpy; copy this folder into your project. See engine/README.md and engine/docs/.
 """
 
-from .bodies import Actor, ActorEvent, Buttons, Character, Contact, Ground, Touch, Trigger, TriggerEvent
+from .bodies import UNGROUPED, Actor, ActorEvent, Buttons, Character, Contact, Ground, Touch, Trigger, TriggerEvent
 from .crowd import Crowd, Walker, walk
 from .debug import DebugDraw, debug_draw
 from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
@@ -50,6 +50,7 @@ __all__ = [
     "Touch",
     "Trigger",
     "TriggerEvent",
+    "UNGROUPED",
     "Walker",
     "World",
     "debug_draw",

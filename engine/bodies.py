@@ -15,6 +15,9 @@ from .geometry import Rect
 __all__ = ["Actor", "ActorEvent", "Buttons", "Character", "Contact", "Ground", "Touch", "Trigger", "TriggerEvent"]
 
 
+
+UNGROUPED = 1 << 63  # the group of a body given none: the top bit, left out of the groups a game names from 1 up
+
 class _ButtonFields(NamedTuple):
     left: bool = False
     right: bool = False
@@ -67,9 +70,11 @@ class ActorEvent(NamedTuple):
 
     ``kind``: "landed" (on the ground after a step off it), "wall", "ceiling" (its own move was stopped:
     every step it presses on), "pushed" (moved by a platform or a solid actor in its way; once per pusher
-    and step), "squished" (crushed, or found inside solid geometry with no way out). ``normal`` points away
-    from what was hit (for "pushed": the way it was pushed); ``tile`` is the ``(col, row)`` hit or None;
-    ``other`` the Platform or Actor, or None; ``vx, vy`` the actor's velocity (px/s) just before."""
+    and step), "squished" (crushed, or found inside solid geometry with no way out), "hit" (a bullet
+    stopped at an actor or walker it touches: ``other``; walls, ceilings and floors are only solids).
+    ``normal`` points away from what was hit (for "pushed": the way it was pushed); ``tile`` is the
+    ``(col, row)`` hit or None; ``other`` the Platform or Actor, or None; ``vx, vy`` the actor's velocity
+    (px/s) just before."""
 
     kind: str
     actor: Any
@@ -105,7 +110,8 @@ class Actor:
     ``bullet``: moves by a swept box along its path (never passing anything thin, however fast) and stops
     at the first actor it touches. ``bounce``: restitution 0..1 of what it hits: 0 slides, 1 mirrors.
     ``group`` / ``touches``: bit masks: the groups it is in, and the groups whose actors it reports
-    touching (``StepResult.touches``); 0 touches nothing.
+    touching (``StepResult.touches``); 0 touches nothing. A body not given a group is in ``UNGROUPED``
+    (the top bit, 1 << 63), so the groups you name from 1 up (``PLAYER = 1``) hold only what you put in them.
     """
 
     __slots__ = (
@@ -140,7 +146,8 @@ class Actor:
 
     def __init__(self, x: float, y: float, w: float, h: float, *, gravity_scale: float | None = None,
                  gravity: bool | None = None, name: str = "", snap: bool = True, data: Any = None,
-                 solid: bool = False, bullet: bool = False, bounce: float = 0.0, group: int = 1, touches: int = 0):
+                 solid: bool = False, bullet: bool = False, bounce: float = 0.0, group: int = UNGROUPED,
+                 touches: int = 0):
         owner = type(self).__name__
         self.x, self.y = _check.number(owner, "x", x), _check.number(owner, "y", y)
         self.w, self.h = _check.size(owner, "w", w), _check.size(owner, "h", h)
@@ -263,7 +270,7 @@ class Character(Actor):
     )
 
     def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player",
-                 snap: bool = True, feel=None, gravity_scale: float = 1.0, data: Any = None, group: int = 1,
+                 snap: bool = True, feel=None, gravity_scale: float = 1.0, data: Any = None, group: int = UNGROUPED,
                  touches: int = 0):
         super().__init__(x, y, w, h, name=name, snap=snap, gravity_scale=gravity_scale, data=data, group=group,
                          touches=touches)

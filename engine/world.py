@@ -326,12 +326,15 @@ class World:
             solids = self.platforms  # (no solid actors: the fast path)
         return solids, bullets, touchers, moved
 
-    def _note(self, a: Actor, was_grounded: bool, events: list) -> None:
-        """The events of an actor's own move: walls and ceilings it ran into, and a landing."""
+    def _note(self, a: Actor, was_grounded: bool, events: list, target=None) -> None:
+        """The events of an actor's own move: walls and ceilings it ran into, and a landing; for a bullet,
+        the actor (or walker) ``target`` it stopped at, a "hit"."""
         landed = a.on_ground and not was_grounded
         for c in a.contacts:
             n = c.normal
-            if n[1] < 0:
+            if target is not None and c.other is target and c.kind == "actor":
+                events.append(ActorEvent("hit", a, n, None, target, c.vx, c.vy))
+            elif n[1] < 0:
                 if landed:
                     events.append(ActorEvent("landed", a, n, c.tile, c.other, c.vx, c.vy))
                     landed = False
@@ -346,6 +349,8 @@ class World:
     def _fly(self, bullets, st) -> None:
         """Move every bullet, swept (``_bullets.py``)."""
         d, grid, events = self._derived, self.grid, st.events
+        reach = 2.0 * grid.tile_size  # px: targets that moved at most this far this step are found near the path
+        fast, rank = None, None  # the bodies that moved further (found once a step, when a bullet looks)
         for b in bullets:
             if b.squished:
                 continue
@@ -354,12 +359,29 @@ class World:
             dx = b.vx * d.dt
             x, y = min(b.x, b.x + dx), min(b.y, b.y + dy)
             solids = st.blockers(b, x - 1.0, y - 1.0, b.w + abs(dx) + 2.0, b.h + abs(dy) + 2.0)
-            targets = _bullets.targets(self._near_bodies(st), b, dx, dy, 2.0 * grid.tile_size) if b.touches else ()
-            _bullets.fly(grid, solids, targets, b, dx, dy, d.fall_gravity * b._gravity_scale * d.dt)
+            if b.touches:
+                if fast is None:
+                    fast = self._fast_bodies(reach)
+                    rank = self._body_rank() if fast else None
+                targets = _bullets.targets(self._near_bodies(st), b, dx, dy, reach, fast, rank)
+            else:
+                targets = ()
+            hit = _bullets.fly(grid, solids, targets, b, dx, dy, d.fall_gravity * b._gravity_scale * d.dt)
             b._clear = (b.x, b.y, b.w, b.h)
             st.space.pending[b] = None
+            if fast is not None and (abs(b.x - b.prev_x) > reach or abs(b.y - b.prev_y) > reach):
+                fast.append(b)  # (a later bullet may meet this one)
+                rank = rank or self._body_rank()
             if b.contacts or (b.on_ground and not was_grounded):
-                self._note(b, was_grounded, events)
+                self._note(b, was_grounded, events, None if hit is None else hit[0])
+
+    def _fast_bodies(self, reach: float) -> list:
+        """The actors and walkers that moved more than ``reach`` px along an axis this step (so far): a
+        bullet's targets are gathered near its path, and these wherever they are."""
+        out = [a for a in self.actors if not a.bullet and (abs(a.x - a.prev_x) > reach or abs(a.y - a.prev_y) > reach)]
+        for crowd in self.crowds:
+            out += crowd._fast(reach)
+        return out
 
     def _near_bodies(self, st):
         """``st.near``, and then the crowds' walkers in the box (what a bullet may hit)."""

@@ -549,3 +549,13 @@ def test_a_rider_carried_into_a_wall_stays_at_the_wall():
         r = w.step()
         assert r.squished == [] and not w.grid.solid_overlaps(hero.x, hero.y, hero.w, hero.h)
     assert hero.x + hero.w == 12 * 16 and hero.vx == 0.0  # against the wall
+
+
+def test_a_platform_is_drawn_between_its_last_two_positions():
+    # (engine/docs/bodies.md: platform.interpolated(alpha) lerps prev -> current, as an Actor's)
+    world = World(TileGrid.from_ascii("." * 20 + "\n" + "." * 20))
+    lift = world.add(Platform(16, 8, 32, 8, Path([(16, 8), (160, 8)], speed=60.0)))
+    world.step()
+    assert (lift.prev_x, lift.x) == (16.0, 17.0)
+    assert lift.interpolated(0.0) == (16.0, 8.0) and lift.interpolated(1.0) == (17.0, 8.0)
+    assert lift.interpolated(0.25) == (16.25, 8.0)

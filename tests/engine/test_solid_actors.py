@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Actor, Buttons, Character, Path, Platform, TileGrid, World
+from engine import UNGROUPED, Actor, Buttons, Character, Path, Platform, TileGrid, World
 from engine._motion import box_free
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "40")), deadline=None,
@@ -155,7 +155,7 @@ def test_removing_a_crate_drops_what_stood_on_it():
 def test_a_bullet_stops_at_a_crate():
     w = World(TileGrid.from_ascii(ROOM))
     box = w.add(crate(200, 80))
-    shot = w.add(Actor(40, 86, 2, 2, bullet=True, gravity=False, touches=1))
+    shot = w.add(Actor(40, 86, 2, 2, bullet=True, gravity=False, touches=UNGROUPED))  # (the crate has no group)
     shot.vx = 3000.0
     touched, hits = [], []
     for _ in range(10):
