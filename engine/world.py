@@ -226,10 +226,8 @@ class World:
         # what the step collects as it goes (a world of plain actors on tiles needs none of it)
         st = _solids.Step(grid, actors, platforms, solids, space) if platforms or special or check or crowds \
             else None
-        if check:
-            for a in check:
-                self._unstick(a, st)
-                space.move(a, a.x, a.y, a.w, a.h)
+        if check and self._unstick_all(check, st):
+            stale = True  # a crate moved out of solid geometry: the walkers are checked too
         if crowds:  # walkers that could meet a platform or a solid actor this step: stand-in actors
             stands = []
             for crowd in crowds:
@@ -411,6 +409,36 @@ class World:
         self._tiles_grid, self._tiles_seen = grid, grid.version
 
 
+    def _unstick_all(self, check: list, st) -> bool:
+        """``_unstick`` the actors in ``check``: the solid ones first (in the order added), then the others,
+        with every actor a crate was moved onto (so none is left inside a crate, whatever the add order).
+        Returns True when a crate moved."""
+        space = self._hash
+        rest = [a for a in check if not a.solid]
+        moved = False
+        if len(rest) != len(check):
+            listed = set(rest)
+            for a in check:
+                if not a.solid:
+                    continue
+                x, y = a.x, a.y
+                self._unstick(a, st)
+                space.move(a, a.x, a.y, a.w, a.h)
+                if (a.x, a.y) == (x, y):
+                    continue
+                moved = True
+                for b in st.near(a.x, a.y, a.w, a.h):
+                    if b not in listed and not b.solid and overlaps(a.x, a.y, a.w, a.h, b.x, b.y, b.w, b.h):
+                        rest.append(b)
+                        listed.add(b)
+            if moved:
+                order = {b: i for i, b in enumerate(self.actors)}
+                rest.sort(key=order.__getitem__)
+        for a in rest:
+            self._unstick(a, st)
+            space.move(a, a.x, a.y, a.w, a.h)
+        return moved
+
     def _unstick(self, a: Actor, st) -> None:
         """An actor the engine did not leave where it is: check its numbers, then move it out of solid
         geometry to the nearest free spot within ``_unstick_reach``, or report it squished (pinned)."""
@@ -462,7 +490,12 @@ class World:
         reach = 2.0 * grid.tile_size if reach is None else _check.size("settle", "reach", reach, zero=True)
         st = _solids.Step(grid, self.actors, self.platforms, self._roles()[0], self._hash)
         pad = reach + actor.w + actor.h + grid.tile_size
-        platforms = st.blockers(actor, actor.x - pad, actor.y - pad, actor.w + 2.0 * pad, actor.h + 2.0 * pad)
+        box = (actor.x - pad, actor.y - pad, actor.w + 2.0 * pad, actor.h + 2.0 * pad)
+        platforms = st.blockers(actor, *box)
+        if actor.solid:  # a crate is moved out of the other actors too, and lands on them, never inside one
+            others = [o for o in st.near(*box) if o is not actor and not o.solid and overlaps(*box, o.x, o.y, o.w, o.h)]
+            if others:
+                platforms = list(platforms) + others
         if not _motion.depenetrate(grid, platforms, actor, reach):
             return False
         feet = actor.y + actor.h

@@ -221,3 +221,80 @@ def test_nothing_ends_a_step_inside_a_tile_platform_or_crate_unless_squished(sce
                 continue
             others = world.platforms + [c for c in crates if c is not a]
             assert box_free(grid, others, a.x, a.y, a.w, a.h), (step, a, [c.rect for c in others])
+
+
+# -- issue 22: crates and the actors next to them, in either add order -----------------------------------
+
+OPEN = """
+..........
+..#.......
+..........
+##########
+"""
+
+
+def _inside(a, b) -> bool:
+    return a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+
+
+def _open_world(text="..........\n..........\n..........\n##########"):
+    from engine import Edges
+
+    return World(TileGrid.from_ascii(text, 16, edges=Edges(False, False, False, False)))
+
+
+@pytest.mark.parametrize("crate_first", [False, True])
+def test_a_crate_moved_out_of_a_door_never_lands_inside_an_actor(crate_first):
+    w = _open_world()
+    bodies = [Actor(20.0, 32.0, 16.0, 16.0, solid=True), Actor(36.0, 34.0, 8.0, 14.0)]
+    if not crate_first:
+        bodies.reverse()
+    for b in bodies:
+        w.add(b)
+    box, hero = (bodies[0], bodies[1]) if crate_first else (bodies[1], bodies[0])
+    w.step()
+    w.step()
+    w.add(Platform(4.0, 0.0, 26.0, 48.0))  # a door shuts on the crate's left part: it moves out, right
+    for _ in range(3):
+        r = w.step()
+        assert box.x == 30.0
+        assert not _inside(hero, box) or hero in r.squished
+    assert hero.x == 46.0  # pushed out of the crate's way, in both orders
+
+
+@pytest.mark.parametrize("crate_first", [False, True])
+def test_settle_puts_a_crate_on_the_actor_under_it_never_through_it(crate_first):
+    w = _open_world()
+    if crate_first:
+        box = w.add(Actor(36.0, 30.0, 12.0, 12.0, solid=True))
+        hero = w.add(Actor(40.0, 34.0, 10.0, 14.0))
+        assert w.settle(box)
+        w.settle(hero)
+    else:
+        hero = w.add(Actor(40.0, 34.0, 10.0, 14.0))
+        w.settle(hero)
+        box = w.add(Actor(36.0, 30.0, 12.0, 12.0, solid=True))
+        assert w.settle(box)
+    assert not _inside(hero, box)
+    assert box.y + box.h == hero.y and box.ground.platform is hero  # on its head
+    for _ in range(5):
+        r = w.step()
+        assert not _inside(hero, box) or hero in r.squished  # (a falling crate crushes: then it gets out)
+
+
+@pytest.mark.parametrize("crate_first", [False, True])
+def test_a_rider_held_by_a_wall_stops_standing_on_the_crate_that_slid_away(crate_first):
+    w = _open_world(OPEN)
+    bodies = [Actor(40.0, 32.0, 40.0, 16.0, solid=True), Actor(48.0, 18.0, 10.0, 14.0)]
+    for b in (bodies if crate_first else bodies[::-1]):
+        w.add(b)
+    box, hero = bodies
+    w.step()
+    w.step()
+    assert hero.ground.platform is box
+    for _ in range(4):
+        box.vx = -600.0  # slides left under the block (2, 1), which holds the rider back
+        w.step()
+        if not (box.x < hero.x + hero.w and hero.x < box.x + box.w):
+            assert not hero.on_ground and hero.ground is None
+    assert box.x + box.w <= hero.x
