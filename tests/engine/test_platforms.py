@@ -549,3 +549,24 @@ def test_a_rider_carried_into_a_wall_stays_at_the_wall():
         r = w.step()
         assert r.squished == [] and not w.grid.solid_overlaps(hero.x, hero.y, hero.w, hero.h)
     assert hero.x + hero.w == 12 * 16 and hero.vx == 0.0  # against the wall
+
+
+@pytest.mark.parametrize("kind, left, right", [(1, 0, 0), (3, 3, 3), (3, 0, 16), (3, 15, 15), (3, 16, 16), (3, 0, 0)])
+def test_a_lift_never_carries_its_rider_up_into_a_ceiling_of_slopes(kind, left, right):
+    # from below, a slope tile is a flat ceiling: the rider is held under it and squished, as under rock
+    import numpy as np
+
+    from engine import Character, Edges
+
+    k = np.zeros((10, 10), int)
+    sl, sr = np.zeros((10, 10)), np.zeros((10, 10))
+    k[3, 3:6] = kind  # the ceiling: y = 48..64
+    sl[3, 3:6], sr[3, 3:6] = (left, right) if kind == 3 else (0, 0)
+    w = World(TileGrid(k, 16, sl, sr, Edges(False, False, False, False)))
+    w.add(Platform(40.0, 140.0, 48.0, 8.0, Path([(40.0, 140.0), (40.0, 20.0)], 30.0)))
+    hero = w.add(Character(58.0, 126.0, 10.0, 14.0))
+    squished = 0
+    for _ in range(400):
+        squished += hero in w.step().squished
+        assert hero.y >= 64.0 or hero.squished  # never inside the ceiling row, nor above it
+    assert squished > 0 and hero.y > 160.0  # crushed, then fell once the lift had passed through it
