@@ -45,7 +45,7 @@ STATE: dict[type, Slots] = {
                      kept=("_feel_cache",)),
     _Stand: Slots(kept=("walker",)),  # a walker standing in for one step: never in a snapshot (its crowd is)
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
-                            "_wait_left", "_seen"),
+                            "_wait_left", "_from", "_base", "_steps", "_leg_dt", "_at", "_seen"),
                     kept=("path", "name", "data")),
     Trigger: Slots(copied=("_box",), kept=("name", "data", "senses")),
     # particles are copied as arrays (see _rope_state); the set a rope is in is membership

@@ -661,7 +661,7 @@ class World:
                     h.update(repr(a._feel).encode())
         for p in self.platforms:
             path = p.path
-            h.update(pack("<9d?", p.x, p.y, p.w, p.h, *p.state()[2:], p.one_way))
+            h.update(pack("<16d?", p.x, p.y, p.w, p.h, *p.state()[2:], p.one_way))
             h.update(pack("<2d", path.speed, path.wait))
             h.update(path.mode.encode())
             h.update(pack(f"<{2 * len(path.points)}d", *(v for pt in path.points for v in pt)))
