@@ -235,6 +235,7 @@ class _RopeSet:
         self._pins_moved = False  # a pin was set: read the pins again before stepping
         self._key = None  # (dt, gravity) the step factors were computed for
         self._tiles = (None,)  # ((grid, version), summed-area table of its tiles, index limits, scales)
+        self._seen = None  # (grid, version) the last step collided with: state (snapshots keep it)
         self._probe = Actor(0.0, 0.0, 1.0, 1.0, gravity=False, name="rope particle")
 
     # -- membership ------------------------------------------------------------------------------------
@@ -262,7 +263,9 @@ class _RopeSet:
             s = complex(pos[i - 1])
             p = s + (made[i] - made[i - 1])
             x, y = min(s.real, p.real), min(s.imag, p.imag)
-            if next(grid.tiles_in(x, y, max(s.real, p.real) + w - x, max(s.imag, p.imag) + w - y), None) is None:
+            x1, y1 = max(s.real, p.real) + w, max(s.imag, p.imag) + w
+            if next(grid.tiles_in(x, y, x1 - x, y1 - y), None) is None and grid._x_lo <= x and x1 <= grid._x_hi \
+                    and grid._y_lo <= y and y1 <= grid._y_hi:  # (nothing in the way: no wall edge either)
                 if p != made[i]:
                     prev[i] += p - made[i]
                     pos[i] = p
@@ -476,8 +479,9 @@ class _RopeSet:
         """A summed-area table of the grid's non-empty tiles (flat, (rows + 1) x (cols + 1)): the number
         of tiles in any box in four lookups. Also says whether the tiles changed since the last step."""
         key = (grid, getattr(grid, "version", 0))
-        changed = self._tiles[0] != key
-        if changed:
+        changed = self._seen != key
+        self._seen = key
+        if self._tiles[0] != key:
             table = np.zeros((grid.rows + 1, grid.cols + 1), np.int64)
             table[1:, 1:] = (grid.kinds != 0).cumsum(0).cumsum(1)
             pairs = 2 * len(self._pos)  # x, y of every particle's low corner, then of its high corner
@@ -485,6 +489,10 @@ class _RopeSet:
             scale = np.tile(np.array([1, grid.cols + 1], np.intp), pairs)  # row index -> flat table index
             self._tiles = (key, table.ravel(), limit, scale)
         return self._tiles[1:] + (changed,)
+
+    def _tiles_state(self):
+        """What the next step remembers of the tiles (for snapshots): the grid and version it last saw."""
+        return self._seen
 
     def _collide_tiles(self, grid) -> None:
         """Move each particle from where it started the step to where the solver put it, through the
@@ -511,7 +519,7 @@ class _RopeSet:
         near = ((count > 0) | edge) & self._collide
         if not near.any():
             return
-        radius, probe, move = self._radius, self._probe, _motion.move
+        radius, probe, move, reach, pins = self._radius, self._probe, _motion.move, self._reach, self._pins
         for at in np.flatnonzero(near).tolist():  # in order: a rope's particles from the pin down
             w = 2.0 * radius[at // cols]
             probe.w = probe.h = w
@@ -524,14 +532,32 @@ class _RopeSet:
                 s = complex(pos[at - 1])
                 probe.x, probe.y = s.real, s.imag
             elif p.imag >= s.imag and _slides(grid, s.real, s.imag, p.real, w):
-                pos[at] = complex(p.real, s.imag)
-                continue
+                q = complex(p.real, s.imag)
+                if abs(q - complex(pins[at // cols])) <= reach[at] + _EDGE:
+                    pos[at] = q
+                    continue
             move(grid, (), probe, p.real - s.real, p.imag - s.imag, False)
-            pos[at] = complex(probe.x, probe.y)
+            q = complex(probe.x, probe.y)
+            pin, most = complex(pins[at // cols]), reach[at]
+            far = abs(q - pin)
+            if far > most + _EDGE:
+                # held by the tiles beyond its tether: pulled back toward the pin through them (one-way
+                # tops never hold a rope pulled taut); where a solid is in the way, onto its neighbour
+                # nearer the pin, which is free and within reach
+                to = pin + (q - pin) * (most / far)
+                probe.x, probe.y = q.real, q.imag
+                move(grid, (), probe, to.real - q.real, to.imag - q.imag, True)
+                q = complex(probe.x, probe.y)
+                if abs(q - pin) > most + _EDGE:
+                    q = complex(pos[at - 1])
+            pos[at] = q
 
     # -- state -----------------------------------------------------------------------------------------
-    def digest(self, h) -> None:
-        """Feed every rope's particles, pin and pending pushes to the hash ``h``."""
+    def digest(self, h, grid=None) -> None:
+        """Feed every rope's particles, pin and pending pushes to the hash ``h`` (and whether the tiles
+        changed since the last step: the next one then looks for particles a tile appeared on)."""
+        if self.ropes:
+            h.update(struct.pack("<?", self._seen == (grid, getattr(grid, "version", 0))))
         for rope in self.ropes:
             h.update(rope._pos.tobytes())
             h.update(rope._prev.tobytes())
@@ -542,6 +568,7 @@ class _RopeSet:
     def __deepcopy__(self, memo):
         new = _RopeSet()
         memo[id(self)] = new
+        new._seen = copy.deepcopy(self._seen, memo)  # (the copied world's copy of the grid)
         new.ropes = copy.deepcopy(self.ropes, memo)
         for rope in new.ropes:
             rope._set = new

@@ -671,7 +671,7 @@ class World:
             h.update(bytes(1 if (t, a) in self._inside else 0 for a in self.actors))
             inside = sorted(rank(w) for t2, w in self._inside if t2 is t and w.__class__ is Walker)
             h.update(pack(f"<{2 * len(inside)}q", *(v for pair in inside for v in pair)))
-        self._rope_set.digest(h)
+        self._rope_set.digest(h, self.grid)
         for crowd in self.crowds:
             crowd._digest(h, which)
         return h.hexdigest()
