@@ -12,6 +12,7 @@ from ._snapshot import Snapshot
 from .platforms import Path, Platform
 from .queries import RayHit, Tile
 from .ropes import Rope, RopeConfig
+from .sweep import SweepHit
 from .tiles import Edges, GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
 from .world import StepResult, World
@@ -44,6 +45,7 @@ __all__ = [
     "Run",
     "Snapshot",
     "StepResult",
+    "SweepHit",
     "TileGrid",
     "TileKind",
     "Tile",

@@ -36,7 +36,7 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _batch, _bullets, _check, _motion, _snapshot, _solids, _touches, queries
+from . import _batch, _bullets, _check, _motion, _snapshot, _solids, _touches, queries, sweep
 from ._spatial import SpatialHash
 from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Trigger, TriggerEvent
 from .controller import control
@@ -535,6 +535,13 @@ class World:
                 ignore=None) -> queries.RayHit | None:
         """The first tile, wall, platform (or, with ``actors``, actor) the segment enters, or None."""
         return queries.raycast(self, x0, y0, x1, y1, actors, ignore)
+
+    def sweep(self, box, dx: float, dy: float, touches: int = 0, ignore=None) -> sweep.SweepHit | None:
+        """The first tile, wall, platform or solid actor (or, with ``touches``, actor of those groups) the
+        box would meet moving by (dx, dy) px, as a SweepHit (fraction, where it stops, normal, kind, tile,
+        other), or None; nothing moves (``engine/sweep.py``). ``box``: an Actor (skips itself), a Rect or
+        (x, y, w, h); ``ignore``: bodies to skip."""
+        return sweep.sweep(self, box, dx, dy, touches, ignore)
 
     # -- triggers --------------------------------------------------------------------------------------
     def _sync_triggers(self) -> None:
