@@ -37,11 +37,11 @@ class Slots(NamedTuple):
 STATE: dict[type, Slots] = {
     Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
                          "squished", "_gravity_scale", "snap", "drop_platform", "_clear", "solid", "bullet",
-                         "bounce", "group", "touches"),
+                         "bounce", "group", "touches", "_hold"),
                  lists=("contacts",),
                  kept=("name", "data", "_world")),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
-                             "coyote_left", "buffer_left", "_feel"),
+                             "coyote_left", "buffer_left", "_feel", "control"),
                      kept=("_feel_cache",)),
     _Stand: Slots(kept=("walker",)),  # a walker standing in for one step: never in a snapshot (its crowd is)
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
@@ -49,7 +49,7 @@ STATE: dict[type, Slots] = {
                     kept=("path", "name", "data")),
     Trigger: Slots(copied=("_box",), kept=("name", "data", "senses")),
     # particles are copied as arrays (see _rope_state); the set a rope is in is membership
-    Rope: Slots(copied=("_pos", "_prev", "_pin", "_follow", "_dt"), lists=("_kicks",),
+    Rope: Slots(copied=("_pos", "_prev", "_pin", "_follow", "_dt"), lists=("_kicks", "_holds"),
                 kept=("_config", "_set", "name", "data")),
 }
 
@@ -57,7 +57,7 @@ STATE: dict[type, Slots] = {
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
                                                "crowds"),
-                    kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
+                    kept=("_rope_set", "_st", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
                           "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates"))
 
 
@@ -143,7 +143,7 @@ def take(world, extra=()) -> Snapshot:
     bodies = tuple((o, _capture(o)) for o in actors + platforms)
     boxes = tuple(t._box for t in triggers)
     held = tuple((o, _capture(o)) for o in extra if not any(o is a for a in actors))
-    ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt)
+    ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt, tuple(r._holds))
                   for r in world.ropes)
     crowds = tuple((c, c._state()) for c in world.crowds)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
@@ -227,9 +227,10 @@ def _put_ropes(rope_set, saved) -> None:
         for rope in members:
             rope._set = rope_set
         rope_set._stale = True
-    for rope, pos, prev, pin, follow, kicks, dt in saved:
+    for rope, pos, prev, pin, follow, kicks, dt, holds in saved:
         if rope._follow is not follow:
             rope_set._stale = True
+        rope._holds = list(holds)
         rope._pos[:] = pos
         rope._prev[:] = prev
         rope._pin, rope._follow, rope._kicks, rope._dt = pin, follow, list(kicks), dt

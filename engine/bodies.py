@@ -111,6 +111,7 @@ class Actor:
     __slots__ = (
         "_clear",
         "_gravity_scale",
+        "_hold",
         "_world",
         "bounce",
         "bullet",
@@ -165,6 +166,7 @@ class Actor:
         self.name = _check.text(owner, "name", name)
         self._clear = None  # (x, y, w, h) the engine last saw free of solids; anything else is checked
         self._world = None  # the World that last added it (teleport re-indexes it there at once)
+        self._hold = None  # the Rope it holds (rope.attach), or None
 
     @property
     def gravity_scale(self) -> float:
@@ -234,6 +236,9 @@ class Actor:
         self.ground = None
         self.squished = False
         self.drop_platform = None
+        if self._hold is not None:
+            self._hold.release(self)  # (put somewhere else: it lets go)
+            self.vx = self.vy = 0.0
         world = self._world
         if world is not None:
             world._hash.move(self, self.x, self.y, self.w, self.h)
@@ -246,7 +251,9 @@ class Character(Actor):
     """An actor driven by the feel controller (``controller.py``). Timers count in steps.
 
     ``feel``: this character's own FeelConfig (run, jump, fall, windows), or None for the world's. Its
-    ``physics`` section is ignored: every body steps at the world's rate.
+    ``physics`` section is ignored: every body steps at the world's rate. ``control``: set it False to
+    switch the controller off and drive the move yourself (a dash, a cutscene): it then moves like a
+    plain Actor by its ``vx`` / ``vy`` (gravity and collisions as ever); True hands it back.
     """
 
     __slots__ = (
@@ -254,6 +261,7 @@ class Character(Actor):
         "_feel_cache",
         "air_steps",
         "buffer_left",
+        "control",
         "coyote_left",
         "drop_left",
         "facing",
@@ -271,6 +279,9 @@ class Character(Actor):
         self.feel = feel
         self.facing = 1  # +1 right, -1 left
         self.held = NO_BUTTONS  # buttons held last step (to detect presses)
+        # False: the controller rests and the game drives the move (vx, vy, as for a plain Actor: gravity
+        # and the collision passes still apply); ``held`` still follows the buttons
+        self.control = True
         self.reset_timers()
 
     @property

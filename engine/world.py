@@ -80,7 +80,7 @@ class World:
         self.platforms: list[Platform] = []
         self.triggers: list[Trigger] = []
         self._members: set = set()  # every actor, platform and trigger in this world (identity)
-        self._rope_set = _RopeSet()
+        self._rope_set = _RopeSet(self)
         self.ropes: list[Rope] = self._rope_set.ropes
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
         self._sensor_order: dict[Trigger, int] | None = None  # trigger -> index, rebuilt when triggers change
@@ -89,6 +89,7 @@ class World:
         self.steps = 0
         self._grid_tables = None  # the grid's arrays for crowds (_batch.Tables), built when first needed
         self._crates = False  # were there solid actors in the last step (walk() looks for ground on them)
+        self._st = None  # during the rope phase of a step: its _solids.Step (what blocks a rope's holders)
 
     @staticmethod
     def _valid_feel(feel) -> FeelConfig:
@@ -158,6 +159,8 @@ class World:
             self._inside = {pair for pair in self._inside if pair[0] is not obj}
             self._sensor_order = None
         elif isinstance(obj, Actor):
+            if obj._hold is not None:
+                obj._hold.release(obj)  # (it falls, keeping its swing)
             if obj._world is self:
                 obj._world = None
             self._inside = {pair for pair in self._inside if pair[1] is not obj}
@@ -251,14 +254,22 @@ class World:
                 raise ValueError(f"{a!r} has velocity vx={a.vx!r} vy={a.vy!r}; velocities must be finite px/s")
             if a.bullet:
                 continue  # moved after everything else (4.)
-            was_grounded = a.on_ground
-            blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
-            x0, y0 = a.x, a.y
-            if isinstance(a, Character):
+            is_character = isinstance(a, Character)
+            if is_character:
                 if by_actor:
                     buttons = inputs.get(a, NO_BUTTONS)
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
+                if a._hold is not None or not a.control:
+                    a.held = buttons  # (read by a rope it holds; no press is saved for later)
+                    is_character = False
+            if a._hold is not None:
+                a.contacts = []  # swung by its rope (5.)
+                continue
+            was_grounded = a.on_ground
+            blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
+            x0, y0 = a.x, a.y
+            if is_character:
                 if a._feel is None:
                     did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, blockers)
                 else:  # its own feel, at the world's step rate
@@ -290,10 +301,12 @@ class World:
             if events:  # (a stand-in's events are its walker's)
                 events[:] = [e._replace(actor=e.actor.walker) if e.actor.__class__ is _Stand else e for e in events]
 
+        self._st = st  # (what the ropes' holders are blocked by)
         if bullets:
             self._fly(bullets, st)
         if self.ropes:
-            self._rope_set.step(grid, actors, d, crowds)
+            self._rope_set.step(grid, actors, d, crowds, self._swing_to)
+            self._st = None
         if touchers or crowds:
             touches = _touches.find(touchers, actors, space, _solids.FEW, crowds)
         else:
@@ -323,6 +336,21 @@ class World:
         if len(solids) == len(self.platforms):
             solids = self.platforms  # (no solid actors: the fast path)
         return solids, bullets, touchers, moved
+
+    def _swing_to(self, a: Actor, x: float, y: float) -> tuple[float, float]:
+        """Move an actor held by a rope toward ``x, y`` through tiles, platforms and solid actors (the Y
+        pass, then the X pass); it hangs: never on the ground. Returns where it ended."""
+        st = self._st
+        solids = st.around(a, self._derived.dt) if st is not None and st.crates else self.platforms
+        vx, vy = a.vx, a.vy
+        a.vx, a.vy = (x - a.x) / self._derived.dt, (y - a.y) / self._derived.dt  # (what contacts report)
+        _motion.move(self.grid, solids, a, x - a.x, y - a.y, False)
+        a.vx, a.vy = vx, vy
+        a.on_ground, a.ground = False, None
+        a._clear = (a.x, a.y, a.w, a.h)
+        self._hash.pending[a] = None
+        return a.x, a.y
+
 
     def _note(self, a: Actor, was_grounded: bool, events: list) -> None:
         """The events of an actor's own move: walls and ceilings it ran into, and a landing."""
@@ -662,7 +690,7 @@ class World:
                 h.update(g.kind.encode())
             if isinstance(a, Character):
                 since = -1 if a.since_press is None else a.since_press
-                h.update(pack("<4q?", a.facing, a.air_steps, since, a.drop_left, a.jumping))
+                h.update(pack("<4q2?", a.facing, a.air_steps, since, a.drop_left, a.jumping, a.control))
                 h.update(pack("<5?", *a.held))
                 if a._feel is not None:
                     h.update(repr(a._feel).encode())
