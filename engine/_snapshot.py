@@ -37,7 +37,7 @@ class Slots(NamedTuple):
 STATE: dict[type, Slots] = {
     Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
                          "squished", "_gravity_scale", "snap", "drop_platform", "_clear", "solid", "bullet",
-                         "bounce", "group", "touches", "_hold"),
+                         "bounce", "group", "touches", "_hold", "pushable", "friction"),
                  lists=("contacts",),
                  kept=("name", "data", "_world")),
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",

@@ -101,7 +101,8 @@ class Actor:
     slopes and small steps instead of flying off them (the same rule as a Character). ``data``: anything
     of yours (an enemy's kind, hit points); the engine never reads it.
     ``solid``: other actors stand on it, ride it and are blocked by it, and it carries, pushes and
-    squishes them when it moves (a crate: the moving-platform rules).
+    squishes them when it moves (a crate: the moving-platform rules). ``pushable`` (solid only): an actor
+    walking into its side pushes it along, both at ``1 - friction`` times the pusher's speed (0..1).
     ``bullet``: moves by a swept box along its path (never passing anything thin, however fast) and stops
     at the first actor it touches. ``bounce``: restitution 0..1 of what it hits: 0 slides, 1 mirrors.
     ``group`` / ``touches``: bit masks: the groups it is in, and the groups whose actors it reports
@@ -118,6 +119,7 @@ class Actor:
         "contacts",
         "data",
         "drop_platform",
+        "friction",
         "ground",
         "group",
         "h",
@@ -125,6 +127,7 @@ class Actor:
         "on_ground",
         "prev_x",
         "prev_y",
+        "pushable",
         "snap",
         "solid",
         "squished",
@@ -141,7 +144,8 @@ class Actor:
 
     def __init__(self, x: float, y: float, w: float, h: float, *, gravity_scale: float | None = None,
                  gravity: bool | None = None, name: str = "", snap: bool = True, data: Any = None,
-                 solid: bool = False, bullet: bool = False, bounce: float = 0.0, group: int = 1, touches: int = 0):
+                 solid: bool = False, bullet: bool = False, bounce: float = 0.0, group: int = 1, touches: int = 0,
+                 pushable: bool = False, friction: float = 0.0):
         owner = type(self).__name__
         self.x, self.y = _check.number(owner, "x", x), _check.number(owner, "y", y)
         self.w, self.h = _check.size(owner, "w", w), _check.size(owner, "h", h)
@@ -159,6 +163,11 @@ class Actor:
         if self.solid and self.bullet:
             raise ValueError(f"{owner}: an actor is solid or a bullet, not both (a bullet never carries riders)")
         self.bounce = _check.ratio(owner, "bounce", bounce)  # 0 slides along what it hits, 1 mirrors
+        self.pushable = _check.flag(owner, "pushable", pushable)  # an actor walking into it pushes it along
+        if self.pushable and not self.solid:
+            raise ValueError(f"{owner}: a pushable actor is a solid one (a crate): Actor(..., solid=True, "
+                             f"pushable=True)")
+        self.friction = _check.ratio(owner, "friction", friction)  # 0: pushed at the pusher's speed .. 1: stuck
         self.group = _check.mask(owner, "group", group)  # bits: the groups this actor is in
         self.touches = _check.mask(owner, "touches", touches)  # bits: the groups it reports touching
         self.squished = False  # crushed this step (also listed in StepResult.squished)

@@ -283,6 +283,8 @@ class World:
                     dropped.append(a)
             else:
                 self._move_plain(a, d, blockers)
+            if st is not None and st.crates and a.contacts:
+                self._push_crates(a, x0, st)
             if a.solid:
                 _solids.follow(st, a, x0, y0)
             a._clear = (a.x, a.y, a.w, a.h)
@@ -336,6 +338,47 @@ class World:
         if len(solids) == len(self.platforms):
             solids = self.platforms  # (no solid actors: the fast path)
         return solids, bullets, touchers, moved
+
+    def _push_crates(self, a: Actor, x0: float, st) -> None:
+        """An actor whose own move ran into the side of a pushable crate pushes it the rest of the way (times
+        ``1 - friction``), then walks on behind it at that speed; a crate pushes the next pushable one."""
+        for k, c in enumerate(a.contacts):
+            crate = c.other
+            if not c.normal[0] or crate is None or not crate.pushable or crate is a or crate.squished:
+                continue
+            dt = self._derived.dt
+            keep = 1.0 - crate.friction
+            rest = (c.vx * dt - (a.x - x0)) * keep  # px: what the wall took from this step's move, times keep
+            if rest * c.normal[0] >= 0.0 or not keep:
+                continue  # (moving away from it, or a crate that cannot move)
+            moved = self._shove(crate, rest, st, 0)
+            if moved:
+                bx = a.x
+                solids = st.around(a, dt)
+                hit = _motion.move_x(self.grid, solids, a, a.x + moved)
+                a.vx = c.vx if hit is None or hit.other is crate else 0.0  # (its run, slowed by the crate)
+                if a.x != bx:
+                    a.contacts[k] = c._replace(vx=c.vx)
+            return
+
+    def _shove(self, crate: Actor, dx: float, st, depth: int) -> float:
+        """Move a pushed crate ``dx`` px across through what blocks it (pushing the pushable crate beyond in
+        turn), carrying its riders; returns how far it went."""
+        x0, y0 = crate.x, crate.y
+        target = x0 + dx
+        pad = abs(dx) + self.grid.tile_size
+        box = (crate.x - pad, crate.y - pad, crate.w + 2.0 * pad, crate.h + 2.0 * pad)
+        hit = _motion.move_x(self.grid, st.blockers(crate, *box), crate, target)
+        beyond = hit.other if hit is not None else None
+        if beyond is not None and beyond.pushable and not beyond.squished and depth < 8:
+            left = (target - crate.x) * (1.0 - beyond.friction)
+            if left * dx > 0.0 and self._shove(beyond, left, st, depth + 1):
+                _motion.move_x(self.grid, st.blockers(crate, *box), crate, crate.x + left)  # (up to it)
+        moved = crate.x - x0
+        if moved:
+            _solids.follow(st, crate, x0, y0)
+            crate._clear = (crate.x, crate.y, crate.w, crate.h)
+        return moved
 
     def _swing_to(self, a: Actor, x: float, y: float) -> tuple[float, float]:
         """Move an actor held by a rope toward ``x, y`` through tiles, platforms and solid actors (the Y
@@ -683,7 +726,7 @@ class World:
             g = a.ground
             h.update(type(a).__name__.encode())
             h.update(pack("<7d2?", a.x, a.y, a.w, a.h, a.vx, a.vy, a._gravity_scale, a.on_ground, a.snap))
-            h.update(pack("<2?d2Q", a.solid, a.bullet, a.bounce, a.group, a.touches))
+            h.update(pack("<2?d2Q?d", a.solid, a.bullet, a.bounce, a.group, a.touches, a.pushable, a.friction))
             h.update(pack("<2q", which(a.drop_platform), -3 if g is None else which(g.platform)))
             if g is not None:
                 h.update(pack("<?", g.one_way))

@@ -198,7 +198,9 @@ def yards(draw):
         x, y = draw(st.floats(0, cols * 16 - 16)), draw(st.floats(0, rows * 16))
         size = draw(st.sampled_from([8.0, 12.0, 16.0, 20.0]))
         solid = draw(st.booleans())
-        body = world.add(Actor(x, y, size, size, solid=solid, name=f"{'crate' if solid else 'actor'}{i}"))
+        pushable = solid and draw(st.booleans())
+        body = world.add(Actor(x, y, size, size, solid=solid, name=f"{'crate' if solid else 'actor'}{i}",
+                               pushable=pushable, friction=draw(st.sampled_from([0.0, 0.0, 0.5]))))
         body.vx = draw(st.floats(-200, 200))
         bodies.append(body)
     pushes = draw(st.lists(st.tuples(st.integers(0, len(bodies) - 1), st.floats(-300, 300)), max_size=8))
@@ -298,3 +300,71 @@ def test_a_rider_held_by_a_wall_stops_standing_on_the_crate_that_slid_away(crate
         if not (box.x < hero.x + hero.w and hero.x < box.x + box.w):
             assert not hero.on_ground and hero.ground is None
     assert box.x + box.w <= hero.x
+
+
+# -- pushable crates ---------------------------------------------------------------------------------------
+
+LONG = "." * 60 + "\n" + "#" * 60
+
+
+def push_run(crate_first, friction=0.0, steps=200, **kw):
+    w = World(TileGrid.from_ascii(LONG))
+    make = [lambda: Actor(60, 0, 16, 16, solid=True, pushable=True, friction=friction, name="crate", **kw),
+            lambda: Character(20, 2)]
+    bodies = [f() for f in (make if crate_first else make[::-1])]
+    for b in bodies:
+        w.add(b)
+    box, hero = (bodies[0], bodies[1]) if crate_first else (bodies[1], bodies[0])
+    w.settle(hero)
+    w.settle(box)
+    xs = []
+    for _ in range(steps):
+        w.step(Buttons(right=True))
+        xs.append((box.x, hero.x))
+    return w, box, hero, xs
+
+
+@pytest.mark.parametrize("friction", [0.0, 0.5])
+def test_a_pushable_crate_moves_at_the_pushers_speed_in_either_add_order(friction):
+    _w, box, hero, first = push_run(False, friction)
+    _w, _box, _hero, second = push_run(True, friction)
+    assert first == second  # the same, step by step, whichever was added first
+    speed = (first[-1][0] - first[119][0]) / 80 * 60  # px/s over the last 80 steps
+    assert speed == pytest.approx(hero.vx * (1.0 - friction))
+    assert hero.vx == pytest.approx(150.0)  # the character runs on at its own speed, slowed by the crate
+    assert all(b[0] > a[0] for a, b in zip(first[120:], first[121:], strict=False))  # never a still step
+    assert box.x == hero.x + hero.w  # touching, never inside
+
+
+def test_a_pushed_crate_carries_its_rider_stops_at_a_wall_and_pushes_the_next_one():
+    w = World(TileGrid.from_ascii("#......................#\n" * 3 + "########################"))
+    hero = w.add(Character(30, 34))
+    a = w.add(Actor(60, 32, 16, 16, solid=True, pushable=True, name="a"))
+    b = w.add(Actor(100, 32, 16, 16, solid=True, pushable=True, name="b"))
+    rider = w.add(Actor(64, 10, 8, 8, name="rider"))
+    heavy = w.add(Actor(200, 32, 16, 16, solid=True, name="heavy"))  # solid, not pushable: a wall
+    for _ in range(20):
+        w.step()
+    for _ in range(300):
+        w.step(Buttons(right=True))
+        assert hero.x + hero.w <= a.x and a.x + a.w <= b.x and b.x + b.w <= heavy.x
+    assert b.x + b.w == heavy.x and a.x + a.w == b.x and hero.x + hero.w == a.x  # a train, stopped
+    assert hero.vx == 0.0 and rider.ground.platform is a and a.x < rider.x + rider.w and rider.x < a.x + a.w
+
+
+def test_pushable_needs_solid_and_friction_is_a_ratio():
+    with pytest.raises(ValueError, match="pushable actor is a solid one"):
+        Actor(0, 0, 8, 8, pushable=True)
+    with pytest.raises(ValueError, match="friction"):
+        Actor(0, 0, 8, 8, solid=True, pushable=True, friction=1.5)
+    w, box, hero, xs = push_run(False, steps=60)
+    snap, h = w.snapshot(), w.state_hash()
+    box.pushable = False
+    assert w.state_hash() != h
+    w.restore(snap)
+    assert box.pushable and w.state_hash() == h
+
+
+def test_a_crate_with_friction_one_does_not_move():
+    _w, box, hero, xs = push_run(False, friction=1.0, steps=120)
+    assert box.x == 60.0 and hero.x + hero.w == 60.0 and hero.vx == 0.0
