@@ -13,13 +13,14 @@ from .platforms import Path, Platform
 from .queries import RayHit, Tile
 from .ropes import Rope, RopeConfig
 from .sweep import SweepHit
-from .tiles import Edges, GridError, TileGrid, TileKind
+from .tiles import AsciiMap, Edges, GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
 from .world import StepResult, World
 
 __all__ = [
     "Actor",
     "ActorEvent",
+    "AsciiMap",
     "Buttons",
     "Character",
     "ConfigError",
