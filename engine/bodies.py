@@ -200,6 +200,11 @@ class Actor:
         return Rect(self.x, self.y, self.w, self.h)
 
     @property
+    def holding(self):
+        """The Rope this actor holds (``rope.attach``), or None."""
+        return self._hold
+
+    @property
     def feet(self) -> tuple[float, float]:
         """Bottom-centre of the box."""
         return self.x + self.w / 2, self.y + self.h
