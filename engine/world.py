@@ -4,20 +4,23 @@ Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
    did not leave where it is now (placed, teleported, resized, a platform or solid actor moved by hand, or
    a tile it overlaps edited with ``grid.set_tile``) and found inside solid geometry is moved to the
-   nearest free spot within reach (a tile, or half its size if larger), or reported squished; the same
-   for the walkers of each crowd, after them;
+   nearest free spot within reach (a tile, or half its size if larger), or reported squished (solid
+   actors first, then the others, with those a crate was moved onto); the same for the walkers of each
+   crowd, after them;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
    reporting actors crushed against anything solid as squished (``_solids.py``); a crowd's walkers that
    could meet a platform or a solid actor this step take part as stand-in actors, after the actors;
 3. actors but bullets, in the order added (squished ones stay pinned this step): a Character runs the
    controller, a plain Actor falls; each moves Y then X against tiles, platforms and solid actors, then
-   lands or snaps to the ground; a solid actor then carries, pushes and squishes like a platform;
+   lands or snaps to the ground (an actor holding a rope waits for 5.; a Character with ``control``
+   off moves like a plain actor); one that ran into a pushable crate pushes it and walks on behind it;
+   a solid actor then carries, pushes and squishes like a platform;
    then each crowd, in the order added: its walkers the same way as one batch, then turn (``crowd.py``);
 4. bullets, in the order added: a swept move along the step's segment, stopped by tiles, platforms,
    solid actors and the first actor (or walker) they touch (``_bullets.py``);
-5. ropes, all at once: Verlet, nudged by the actors (then walkers) that moved, constraints, tiles
-   (``ropes.py``);
+5. ropes, all at once: Verlet, the held particles swung with their actors (moved through what blocks
+   them), nudged by the actors (then walkers) that moved, constraints, tiles (``ropes.py``);
 6. touches: for each actor that touches a group, the actors of that group it overlaps or ran into, with
    the side it came from (``_touches.py``); then the walkers that touch a group, the same way;
 7. triggers, in the order added, against actors in the order added (then walkers): enter / stay / exit.
@@ -344,7 +347,7 @@ class World:
         ``1 - friction``), then walks on behind it at that speed; a crate pushes the next pushable one."""
         for k, c in enumerate(a.contacts):
             crate = c.other
-            if not c.normal[0] or crate is None or not crate.pushable or crate is a or crate.squished:
+            if not c.normal[0] or not getattr(crate, "pushable", False) or crate is a or crate.squished:
                 continue
             dt = self._derived.dt
             keep = 1.0 - crate.friction
