@@ -628,9 +628,13 @@ class _RopeSet:
             self._tiles = (key, table.ravel(), limit, scale)
         return self._tiles[1:] + (changed,)
 
-    def _tiles_state(self):
-        """What the next step remembers of the tiles (for snapshots): the grid and version it last saw."""
-        return self._seen
+    def _tiles_state(self, grid) -> bool:
+        """What the next step remembers of the tiles (for snapshots): have they changed since the last
+        step (then it looks for particles a tile appeared on)?"""
+        return self._seen != (grid, getattr(grid, "version", 0))
+
+    def _put_tiles_state(self, grid, changed: bool) -> None:
+        self._seen = None if changed else (grid, getattr(grid, "version", 0))
 
     def _collide_tiles(self, grid, held=None) -> None:
         """Move each particle from where it started the step to where the solver put it, through the
@@ -697,7 +701,7 @@ class _RopeSet:
         """Feed every rope's particles, pin and pending pushes to the hash ``h`` (and whether the tiles
         changed since the last step: the next one then looks for particles a tile appeared on)."""
         if self.ropes:
-            h.update(struct.pack("<?", self._seen == (grid, getattr(grid, "version", 0))))
+            h.update(struct.pack("<?", self._tiles_state(grid)))
         for rope in self.ropes:
             h.update(rope._pos.tobytes())
             h.update(rope._prev.tobytes())
