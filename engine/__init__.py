@@ -12,13 +12,15 @@ from ._snapshot import Snapshot
 from .platforms import Path, Platform
 from .queries import RayHit, Tile
 from .ropes import Rope, RopeConfig
-from .tiles import Edges, GridError, TileGrid, TileKind
+from .sweep import SweepHit
+from .tiles import AsciiMap, Edges, GridError, TileGrid, TileKind
 from .timestep import FixedTimestep
 from .world import StepResult, World
 
 __all__ = [
     "Actor",
     "ActorEvent",
+    "AsciiMap",
     "Buttons",
     "Character",
     "ConfigError",
@@ -44,6 +46,7 @@ __all__ = [
     "Run",
     "Snapshot",
     "StepResult",
+    "SweepHit",
     "TileGrid",
     "TileKind",
     "Tile",
