@@ -111,6 +111,7 @@ class Actor:
     __slots__ = (
         "_clear",
         "_gravity_scale",
+        "_run",
         "_world",
         "bounce",
         "bullet",
@@ -165,6 +166,7 @@ class Actor:
         self.name = _check.text(owner, "name", name)
         self._clear = None  # (x, y, w, h) the engine last saw free of solids; anything else is checked
         self._world = None  # the World that last added it (teleport re-indexes it there at once)
+        self._run = None  # a cache, not state: the flat stretch it walks on (see _runway.py)
 
     @property
     def gravity_scale(self) -> float:

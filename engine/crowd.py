@@ -44,11 +44,20 @@ def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True)
     before it would step off, as long as it moves less than its width in a step.
     """
     d = direction
-    if any(c.normal[0] for c in actor.contacts):
-        d = -d
-    elif ledges and actor.on_ground and not _ground_ahead(world.grid, world.platforms, actor.x, actor.y, actor.w,
-                                                          actor.h, d, world._hash if world._crates else None):
-        d = -d
+    for c in actor.contacts:
+        if c.normal[0]:
+            d = -d
+            break
+    else:
+        if ledges and actor.on_ground:
+            grid = world.grid  # (the tile ahead first, inline: it is ground nearly every time)
+            x, w, ts = actor.x, actor.w, grid.tile_size
+            col = math.floor((x + w + PROBE if d > 0 else x - PROBE) / ts)
+            row = math.floor((actor.y + actor.h + PROBE) / ts)
+            if not (0 <= col < grid.cols and 0 <= row < grid.rows and grid._k[row * grid.cols + col] != EMPTY) \
+                    and not _ground_ahead(grid, world.platforms, x, actor.y, w, actor.h, d,
+                                          world._hash if world._crates else None):
+                d = -d
     actor.vx = d * speed
     return d
 
