@@ -553,13 +553,18 @@ class World:
         sensed = 0  # the groups some trigger reports: other actors are skipped at once
         for t in self.triggers:
             sensed |= t.senses
+        triggers = self.triggers
+        few = len(triggers) <= _solids.FEW  # (then testing each costs less than asking the hash)
         for a in self.actors:
-            if not a.group & sensed:
+            group = a.group
+            if not group & sensed:
                 continue
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            for t in near(ax, ay, aw, ah):
-                if isinstance(t, Trigger) and t.senses & a.group and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
-                    now.add((t, a))
+            for t in triggers if few else near(ax, ay, aw, ah):
+                if (few or isinstance(t, Trigger)) and t.senses & group:
+                    tx, ty, tw, th = t._box
+                    if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps, inline)
+                        now.add((t, a))
         for crowd in self.crowds:
             now.update(crowd._sense(self.triggers))
         before = self._inside
@@ -569,8 +574,10 @@ class World:
         order = self._sensor_order
         if order is None:
             order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
-        rank = self._body_rank()
-        pairs = sorted(now | before, key=lambda p: (order[p[0]], rank(p[1])))
+        pairs = now | before
+        if len(pairs) > 1:
+            rank = self._body_rank()
+            pairs = sorted(pairs, key=lambda p: (order[p[0]], rank(p[1])))
         events = []
         for pair in pairs:
             if pair in now:
