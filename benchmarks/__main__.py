@@ -22,6 +22,7 @@ PARTS = {  # name -> (module, what it measures)
     "player": ("benchmarks.player", "player step and map size"),
     "render": ("benchmarks.render", "map drawing beside pyscroll"),
     "frame": ("benchmarks.frame", "whole frame with 100 enemies"),
+    "enemies": ("benchmarks.enemies", "the game's session with 1,000 enemy walkers"),
     "loading": ("benchmarks.loading", "loading a 2,000x200 map, start-up"),
 }
 
@@ -52,6 +53,8 @@ ROWS = [
       ("every tile blitted", "reference_render_fps")], ">= pyscroll"),
     ("level 02 at 640x360, tile layers only", "render_tiles_fps", "fps", False,
      [("pyscroll", "pyscroll_fps")], ">= pyscroll"),
+    ("game session, 1,000 enemy walkers (extra)", "game_enemies_1000_ms", "ms/step", True,
+     [("with them:", "game_enemies_1000_total_ms"), ("empty level:", "game_empty_ms")], "<= 3 ms"),
     ("frame, 100 enemies: median", "frame_ms_median", "ms", True, [], "<= 4 ms"),
     ("frame, 100 enemies: 99th percentile", "frame_ms_p99", "ms", True, [], "<= 8 ms"),
     ("frame CPU time: median", "frame_cpu_ms_median", "ms", True, [], ""),
