@@ -34,14 +34,15 @@ ENABLED = True  # False: every actor takes the general path (the differential te
 
 def find(grid, a):
     """The runway of actor ``a`` standing on a flat tile top (``a.ground`` solid or one-way, no body), or
-    None. A runway is the tuple ``(grid, version, ground, y, w, h, x_min, x_max, kind, row, top, below,
-    hang_min, hang_max, col_lo, col_hi, dx_max, half_w, row_lo, col_from, col_to)``: the box x range
+    None. A runway is the list ``[grid, version, ground, y, w, h, x_min, x_max, kind, row, top, below,
+    hang_min, hang_max, col_lo, col_hi, dx_max, half_w, row_lo, col_from, col_to, fall]``: the box x range
     ``[x_min, x_max]`` it is valid over at height ``y`` for a ``w`` x ``h`` box; the ground and contact
     kind; the tile row of the floor and its top (px); ``below`` (px): a fall reaching less than this past
     the top stays in that row; the wider box x range over the gaps at its ends, valid while the box's
     centre is over the columns ``col_lo..col_hi`` of the stretch; the largest ``|dx|`` (px) a step may
     move it by; ``w / 2``; the tiles it was read from (rows ``row_lo..row``, columns
-    ``col_from..col_to``). A tile edit there, or a new grid, drops it (``World._sync_tiles``)."""
+    ``col_from..col_to``); the fall from rest (px per step) last found to land on it (``falls_in``). A tile
+    edit there, or a new grid, drops it (``World._sync_tiles``)."""
     g = a.ground
     if g is None or g.platform is not None:
         return None
@@ -117,8 +118,18 @@ def find(grid, a):
     # the largest |dx| whose ground snap (|dx| + w/2 + 0.5 px) stays above the next row, with a margin far
     # wider than any rounding of the sums
     dx_max = below - (w * 0.5 + 0.5) - 1e-6
-    return (grid, grid.version, Ground(kind, None, code == ONE_WAY), y, w, h, x_min, x_max, kind, r, t, below,
-            hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb)
+    return [grid, grid.version, Ground(kind, None, code == ONE_WAY), y, w, h, x_min, x_max, kind, r, t, below,
+            hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None]
+
+
+def falls_in(run, dy: float) -> bool:
+    """Does a fall of ``dy`` px from the runway's height reach its top and stay in its row? (Remembered for
+    the last ``dy`` asked: a world's fall from rest is the same every step.)"""
+    y = run[3]
+    ok = y + dy > y and y + dy + run[5] >= run[10] and dy < run[11]
+    if ok:
+        run[21] = dy
+    return ok
 
 
 def edited(run, changes) -> bool:
@@ -159,8 +170,7 @@ def step(a, grid, d, blockers, max_speed: float) -> bool:
         if not (x_min <= x <= x_max and x_min <= tx <= x_max and run[14] <= cc <= run[15]
                 and run[14] <= _floor((tx + w * 0.5) / ts) <= run[15]):
             return False
-    ty = y + dy
-    if not ty > y or ty + h < run[10] or dy >= run[11] or not -run[16] <= dx <= run[16]:
+    if not (run[21] == dy or falls_in(run, dy)) or not -run[16] <= dx <= run[16]:
         return False  # the fall would not reach the top, or the fall or the snap could look past this row
     if blockers and near(blockers, x, tx, y, w, h, run[11]):
         return False

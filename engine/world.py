@@ -264,7 +264,7 @@ class World:
                 tx = x + dx if dx else x
                 x_min, x_max, dx_max = run[6], run[7], run[16]
                 if x_min <= x <= x_max and x_min <= tx <= x_max and -dx_max <= dx <= dx_max \
-                        and y + dy > y and y + dy + run[5] >= run[10] and dy < run[11] \
+                        and (run[21] == dy or _runway.falls_in(run, dy)) \
                         and not (platforms and _runway.near(platforms, x, tx, y, run[4], run[5], run[11])):
                     a.contacts = [new(contact, (normal, run[8], None, (floor((x + run[17]) / ts), run[9]), vx, fall))]
                     a.vy = 0.0
