@@ -62,7 +62,7 @@ def find(grid, a):
     if place_before(t, h) != y or t - 1.0 <= grid._y_hi < t + ts:
         return None  # not standing right on the top; or a bottom wall edge within a tile below it
     lo_row = max(0, min(_floor(y / ts), r - 2))  # the box's rows and the two find_support reads for slopes
-    c0, c1 = _floor(x / ts), math.ceil((x + w) / ts) - 1
+    c0 = c1 = _floor((x + w * 0.5) / ts)  # (the stretch is looked for from the column under the centre)
     if c0 < 0 or c1 >= cols:
         return None
 
@@ -148,11 +148,16 @@ def step(a, grid, d, blockers, max_speed: float) -> bool:
         return False
     run = a._run
     g = a.ground
+    if run is not None and run[8] == "slope" and run[0] is grid and a.w == run[4] and a.h == run[5] \
+            and (g is run[2] or g == run[2]):
+        return _slope_step(a, run, grid, d, blockers, max_speed)
     if run is None or run[0] is not grid or a.y != run[3] or a.w != run[4] or a.h != run[5] \
             or (g is not run[2] and g != run[2]):
-        run = a._run = find(grid, a)
+        run = a._run = find(grid, a) if g is None or g.kind != "slope" else find_slope(grid, a)
         if run is None:
             return False
+        if run[8] == "slope":
+            return _slope_step(a, run, grid, d, blockers, max_speed)
     x, y, w, h = a.x, a.y, a.w, a.h
     dt = d.dt
     vy_new = min(0.0 + d.fall_gravity * a._gravity_scale * dt, max_speed)  # World._fall from vy = 0
@@ -192,3 +197,102 @@ def near(blockers, x: float, tx: float, y: float, w: float, h: float, below: flo
         if p.x <= bx1 and bx0 <= p.x + p.w and p.y <= by1 and by0 <= p.y + p.h:
             return True
     return False
+
+
+# -- slopes ---------------------------------------------------------------------------------------------
+MARGIN = 1e-3  # px: a surface this close to its tile's top or bottom edge takes the general path (ties)
+_SLOPE_GROUND = Ground("slope", None, False)
+
+
+def find_slope(grid, a):
+    """The slope runway of actor ``a`` standing on a slope (``a.ground`` a slope) with its bottom-centre
+    over slope tile (col, row), or None: while the centre stays over that tile, its rows above hold nothing
+    solid or sloped where the box can be, and the map's edges are beyond its reach, a step only slides the
+    box along the surface. The list ``[grid, version, ground, nan, w, h, col, i, "slope", row, left,
+    right, bottom, blocked, half, col_from, col_to, solid_row, row_lo, col_from, col_to, None]``: ``i``
+    the tile's flat index, ``left, right`` its surface heights (px), ``bottom`` its bottom (px),
+    ``blocked`` the columns in its row the leading edge must not enter (solid or sloped), ``solid_row``
+    whether any tile in its row within reach is solid."""
+    ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
+    x, y, w, h = a.x, a.y, a.w, a.h
+    half = w * 0.5
+    cc = _floor((x + half) / ts)
+    r = _floor((y + h - EPS) / ts)
+    if not (0 <= cc < cols and 0 <= r < rows) or k[r * cols + cc] != SLOPE:
+        return None
+    i = r * cols + cc
+    sl, sr = grid._sl[i], grid._sr[i]
+    bottom = (r + 1) * ts
+    c_from, c_to = _floor((cc * ts - half) / ts), math.ceil(((cc + 1) * ts + half) / ts) - 1
+    head = bottom - max(sl, sr) - h  # px: the highest the box's top can be over this tile
+    if c_from < 0 or c_to >= cols or cc * ts - half < grid._x_lo or (cc + 1) * ts + half > grid._x_hi \
+            or head - 1.0 <= grid._y_lo:
+        return None
+    r_lo = max(0, _floor(head / ts) - 1)
+    for rr in range(r_lo, r):  # the rows the box (and a ceiling test) can reach: nothing in the way
+        for c in range(c_from, c_to + 1):
+            v = k[rr * cols + c]
+            if v == SOLID or v == SLOPE:
+                return None
+    blocked = frozenset(c for c in range(c_from, c_to + 1) if c != cc and k[r * cols + c] in (SOLID, SLOPE))
+    solid_row = any(k[r * cols + c] == SOLID for c in range(c_from, c_to + 1))
+    return [grid, grid.version, _SLOPE_GROUND, math.nan, w, h, cc, i, "slope", r, sl, sr, bottom, blocked, half,
+            c_from, c_to, solid_row, r_lo, c_from, c_to, None]
+
+
+def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
+    """``step`` on a slope runway: the Y pass into the surface under the centre, the X pass sliding along
+    (lifted onto the surface going up), the snap down onto it going down; the same numbers as
+    ``_motion.py`` (its find_support, _climb and land, read for this case)."""
+    if not a.snap:
+        return False
+    ts = grid.tile_size
+    cc, r, sl, sr, bottom, half = run[6], run[9], run[10], run[11], run[12], run[14]
+    x, y, w, h = a.x, a.y, a.w, a.h
+    cx = x + w * 0.5
+    u = cx / ts
+    if _floor(u) != cc or not 1e-6 < u - cc < 1.0 - 1e-6:
+        return False  # off the tile, or on a column edge (the contact's tile is a tie there)
+    top_ok, bottom_ok = r * ts + MARGIN, bottom - MARGIN
+    s0 = bottom - (sl + (sr - sl) * ((cx - cc * ts) / ts))  # find_support's surface under the centre
+    if not top_ok < s0 < bottom_ok or place_before(s0, h) != y:
+        return False
+    dt = d.dt
+    vy_new = min(0.0 + d.fall_gravity * a._gravity_scale * dt, max_speed)  # World._fall from vy = 0
+    dy = (0.0 + vy_new) * 0.5 * dt
+    if not (y + dy > y and y + dy + h >= s0):
+        return False  # the Y pass would not reach the surface
+    vx = a.vx
+    dx = vx * dt
+    tx = x + dx if dx else x
+    cx1 = tx + half
+    if _floor(cx1 / ts) != cc:
+        return False
+    s1 = bottom - (sl + (sr - sl) * (min(max(cx1 - cc * ts, 0.0), ts) / ts))
+    if not top_ok < s1 < bottom_ok:
+        return False
+    blocked = run[13]
+    if blocked:  # the columns the leading edge enters (move_x's scan)
+        if tx > x:
+            entered = range(math.ceil((x + w - EPS) / ts), math.ceil((tx + w) / ts))
+        else:
+            entered = range(_floor(tx / ts), _floor((x + EPS) / ts) - 1 + 1)
+        for c in entered:
+            if c in blocked:
+                return False
+    feet = y + h
+    up = feet > s1
+    y1 = place_before(s1, h)
+    if up and run[17]:  # lifted: the box there must overlap no solid tile of its row
+        c0, c1 = _floor(tx / ts), math.ceil((tx + w) / ts) - 1
+        k, base = grid._k, r * grid.cols
+        if SOLID in k[base + c0:base + c1 + 1]:
+            return False
+    if blockers and near(blockers, x, tx, min(y, y1), w, h, float(ts)):
+        return False
+    a.contacts = [_new(Contact, (_FLOOR_NORMAL, "slope", None, (cc, r), vx, vy_new))]
+    a.vy = 0.0
+    a.x = tx
+    a.y = y1
+    a.ground = _SLOPE_GROUND
+    return True

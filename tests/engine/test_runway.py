@@ -1,7 +1,7 @@
 """Runways (``engine/_runway.py``): an actor walking a flat stretch of tiles is stepped by a short path,
 and that path leaves every actor exactly where the general one (``_motion.py``'s passes) would.
 
-Random scenes (floors of solid and one-way runs with gaps, hills of slopes, walls, random map edges and
+Random scenes (floors of solid and one-way runs with gaps, hills of 45-degree and shallow slopes, walls, random map edges and
 tile sizes, moving platforms solid and one-way, solid crates, actors of random sizes, speeds, gravity
 scales and snap settings walking with ``walk``, tile edits during the run, and velocities, positions and
 sizes set by hand between steps) are stepped twice, runways on and off, and every actor's position,
@@ -50,6 +50,15 @@ def scenes(draw):
             for k in range(c, min(cols, c + run)):
                 lines[r][k] = kind
             c += run + draw(st.integers(0, 3))
+    floors = [r for r in range(rows) if "#" in lines[r]]
+    for _ in range(draw(st.integers(0, 3)) if floors else 0):  # hills on solid floors, as levels draw them
+        r = draw(st.sampled_from(floors))
+        if r > 0:
+            shape = draw(st.sampled_from(["/##\\", "pq###db", "/\\", "p##b", "/#", "##\\", "pqqp", "dbbd"]))
+            c = draw(st.integers(0, max(0, cols - len(shape))))
+            for i, ch in enumerate(shape[:cols - c]):
+                lines[r - 1][c + i] = ch
+                lines[r][c + i] = "#"
     for _ in range(draw(st.integers(0, 8))):  # anything anywhere: walls, slopes, planks
         r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
         lines[r][c] = draw(st.sampled_from("#=/\\pqdb."))
