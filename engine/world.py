@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from . import _batch, _bullets, _check, _motion, _runway, _snapshot, _solids, _touches, queries
 from ._spatial import SpatialHash
-from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Trigger, TriggerEvent
+from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Contact, Trigger, TriggerEvent
 from .controller import control
 from .crowd import Crowd, Walker, _Stand
 from .feel import FeelConfig
@@ -48,6 +48,8 @@ from .ropes import Rope, _RopeSet
 from .tiles import TileGrid
 
 __all__ = ["StepResult", "World"]
+
+_new, _floor, _FLOOR = tuple.__new__, math.floor, (0, -1)  # (a runway's floor contact: see step)
 
 
 class StepResult(NamedTuple):
@@ -89,6 +91,7 @@ class World:
         self.steps = 0
         self._grid_tables = None  # the grid's arrays for crowds (_batch.Tables), built when first needed
         self._crates = False  # were there solid actors in the last step (walk() looks for ground on them)
+        self._rest = (None, 0.0, 0.0, 0.0)  # (derived, fall.max_speed, vy, dy): a plain actor's fall from rest
 
     @staticmethod
     def _valid_feel(feel) -> FeelConfig:
@@ -252,9 +255,11 @@ class World:
         fast = lean and (st is None or not st.crates)
         if fast:
             dt, ts = d.dt, grid.tile_size
-            fall = min(0.0 + d.fall_gravity * 1.0 * dt, top_speed)  # World._fall from rest, scale 1
-            dy = (0.0 + fall) * 0.5 * dt
-            new, floor, normal, contact = _runway._new, math.floor, _runway._FLOOR_NORMAL, _runway.Contact
+            rest = self._rest
+            if rest[0] is not d or rest[1] != top_speed:
+                fall = min(0.0 + d.fall_gravity * 1.0 * dt, top_speed)  # World._fall from rest, scale 1
+                rest = self._rest = (d, top_speed, fall, (0.0 + fall) * 0.5 * dt)
+            fall, dy = rest[2], rest[3]
         for a in actors:
             run = a._run
             if fast and run is not None and a.y == run[3] and a.ground is run[2] and a.on_ground and a.vy == 0.0 \
@@ -266,7 +271,7 @@ class World:
                 if x_min <= x <= x_max and x_min <= tx <= x_max and -dx_max <= dx <= dx_max \
                         and (run[21] == dy or _runway.falls_in(run, dy)) \
                         and not (platforms and _runway.near(platforms, x, tx, y, run[4], run[5], run[11])):
-                    a.contacts = [new(contact, (normal, run[8], None, (floor((x + run[17]) / ts), run[9]), vx, fall))]
+                    a.contacts = [_new(Contact, (_FLOOR, run[8], None, (_floor((x + run[17]) / ts), run[9]), vx, fall))]
                     a.vy = 0.0
                     a.x = tx
                     a._clear = (tx, y, run[4], run[5])
