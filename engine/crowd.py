@@ -584,7 +584,7 @@ class Crowd:
         lift = max((p.path.speed for p in world.platforms), default=0.0)
         pace_x = (lift + sum(abs(p.vx) for p in crates)) * dt
         pace_y = (lift + sum(abs(p.vy) + g * abs(p._gravity_scale) * dt for p in crates)) * dt
-        near = np.zeros(n, bool)
+        boxes = []  # each solid's box grown by its reach: (left, right, top, bottom)
         for p in solids:
             if isinstance(p, Actor):
                 along = abs(p.vx) * dt + pace_x
@@ -592,9 +592,9 @@ class Crowd:
                 ry = pace_y + _MARGIN + (0.5 * p.w + along + 0.5 if along > 0.0 else 0.0)  # (a step up or snap)
             else:
                 rx = ry = p.path.speed * dt + _MARGIN
-            near |= (p.x - rx - side <= x + w) & (x - side <= p.x + p.w + rx) & (p.y - ry - tall <= y + h) \
-                & (y - tall <= p.y + p.h + ry)
-        return near
+            boxes.append((p.x - rx, p.x + p.w + rx, p.y - ry, p.y + p.h + ry))
+        s0, s1, s2, s3 = (np.array(v)[:, None] for v in zip(*boxes, strict=True))  # (solids x walkers, at once)
+        return ((s0 <= x + w + side) & (x - side <= s1) & (s2 <= y + h + tall) & (y - tall <= s3)).any(axis=0)
 
     def _stand(self, i: int) -> _Stand:
         """Walker ``i`` as a plain Actor (its state copied in)."""
