@@ -39,7 +39,7 @@ STATE: dict[type, Slots] = {
                          "squished", "_gravity_scale", "snap", "drop_platform", "_clear", "solid", "bullet",
                          "bounce", "group", "touches", "_hold", "pushable", "friction"),
                  lists=("contacts",),
-                 kept=("name", "data", "_world")),
+                 kept=("name", "data", "_world", "_run")),  # (_run: a cache checked against the box and tiles)
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
                              "coyote_left", "buffer_left", "_feel", "control"),
                      kept=("_feel_cache",)),
@@ -58,7 +58,7 @@ STATE: dict[type, Slots] = {
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
                                                "crowds"),
                     kept=("_rope_set", "_st", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
-                          "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates"))
+                          "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates", "_rest"))
 
 
 class _Layout(NamedTuple):

@@ -119,6 +119,7 @@ class Actor:
         "_clear",
         "_gravity_scale",
         "_hold",
+        "_run",
         "_world",
         "bounce",
         "bullet",
@@ -182,6 +183,7 @@ class Actor:
         self._clear = None  # (x, y, w, h) the engine last saw free of solids; anything else is checked
         self._world = None  # the World that last added it (teleport re-indexes it there at once)
         self._hold = None  # the Rope it holds (rope.attach), or None
+        self._run = None  # a cache, not state: the flat stretch it walks on (see _runway.py)
 
     @property
     def gravity_scale(self) -> float:

@@ -29,6 +29,7 @@ __all__ = ["Crowd", "Walker", "walk"]
 
 PROBE = 0.5  # px ahead of the leading foot (and at least this far below the feet) where walk() looks for ground
 DEPTH_PAD = 1.0  # px: the default ledge depth is half the width plus this (see walk)
+_MARGIN = 0.01  # px: slack on the reach of a step (far more than any rounding, far less than a pixel)
 _LATER = -2  # Walker hit_y_col: the floor's tile is looked up when read
 _ONE_BY_ONE = 30  # walkers: at most this many needing the full passes take the per-actor path instead
 
@@ -131,6 +132,8 @@ _STAND_FLOATS = ("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y")
 _STAND_FLAGS = ("on_ground", "squished", "snap")
 _UNREAD = ()  # a stand-in's contacts before its move sets them
 _HASHED = tuple(k for k in STATE if _FIELDS[k][0] is not object and not k.startswith("clear"))
+_HIT_KEYS = {axis == "x": tuple(f"hit_{axis}{part}" for part in ("", "_kind", "_other", "_col", "_row", "_vx", "_vy"))
+             for axis in "xy"}  # (a contact along x?) -> the columns its hit is stored in
 
 
 class Walker:
@@ -607,27 +610,39 @@ class Crowd:
                                  f"(or use walker.teleport(x, y))")
 
     def _near_solids(self, world, solids) -> np.ndarray:
-        """Walkers whose step could touch a platform or a solid actor: within its reach this step (a
-        platform's path speed; a solid actor's own speed, the fastest platform's that may carry it, and a
-        fall) plus the walker's own (its move, snap, step-up and climb) of its box."""
+        """Walkers whose step could touch a platform or a solid actor, from this step's motion: each
+        walker's box grown by what its own step can do (its move, a fall, a snap down, a step up or a
+        climb, the walking rule's look ahead), against each solid's box grown by what it can do this step
+        (a platform: its path's speed; a solid actor: its own move and snap, and being carried or pushed by
+        the fastest platform and every solid actor at their speeds). Touching counts as meeting."""
         n, a, d = self._n, self._a, world._derived
+        dt = d.dt
         x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
-        vy = np.abs(a["vy"][:n])
-        fall = world.feel.fall.max_speed + d.fall_gravity * d.dt
-        reach = (np.abs(a["vx"][:n]) + 2.0 * vy + fall) * d.dt + w + h + 2.0 * world.grid.tile_size + 2.0
-        # a solid actor moves itself, rides a platform or is pushed by another: the fastest of all of them
+        g = max(d.gravity, d.fall_gravity)  # px/s^2: the strongest pull, either way
+        dx = np.abs(a["vx"][:n]) * dt
+        dy = (np.abs(a["vy"][:n]) + g * np.abs(a["gravity_scale"][:n]) * dt) * dt
+        side = dx + (PROBE + _MARGIN)  # px: its move and the look ahead for ground
+        depth = a["ledge_depth"][:n]
+        depth = np.where(np.isnan(depth), 0.5 * w + DEPTH_PAD, depth)  # px: walk()'s ledge probe below the feet
+        # px: a fall or a rise, a snap, a step up, a climb, and the ledge probe's reach down
+        tall = dy + 0.5 * w + 2.0 * dx + depth + (PROBE + _MARGIN)
         crates = [p for p in solids if isinstance(p, Actor)]
-        pace = (max((p.path.speed for p in world.platforms), default=0.0)
-                + max((abs(p.vx) + abs(p.vy) for p in crates), default=0.0) + fall) * d.dt
-        big = max((p.w + p.h for p in crates), default=0.0) + world.grid.tile_size
-        near = np.zeros(n, bool)
+        # what carrying and pushing can add to a solid actor's own move: the fastest platform, and every
+        # solid actor at its speed (a chain of pushes or a stack of riders), per axis
+        lift = max((p.path.speed for p in world.platforms), default=0.0)
+        pace_x = (lift + sum(abs(p.vx) for p in crates)) * dt
+        pace_y = (lift + sum(abs(p.vy) + g * abs(p._gravity_scale) * dt for p in crates)) * dt
+        boxes = []  # each solid's box grown by its reach: (left, right, top, bottom)
         for p in solids:
             if isinstance(p, Actor):
-                r = reach + pace + big
+                along = abs(p.vx) * dt + pace_x
+                rx = along + _MARGIN
+                ry = pace_y + _MARGIN + (0.5 * p.w + along + 0.5 if along > 0.0 else 0.0)  # (a step up or snap)
             else:
-                r = reach + p.path.speed * d.dt
-            near |= (p.x - r <= x + w) & (x <= p.x + p.w + r) & (p.y - r <= y + h) & (y <= p.y + p.h + r)
-        return near
+                rx = ry = p.path.speed * dt + _MARGIN
+            boxes.append((p.x - rx, p.x + p.w + rx, p.y - ry, p.y + p.h + ry))
+        s0, s1, s2, s3 = (np.array(v)[:, None] for v in zip(*boxes, strict=True))  # (solids x walkers, at once)
+        return ((s0 <= x + w + side) & (x - side <= s1) & (s2 <= y + h + tall) & (y - tall <= s3)).any(axis=0)
 
     def _stand(self, i: int) -> _Stand:
         """Walker ``i`` as a plain Actor (its state copied in)."""
@@ -673,12 +688,12 @@ class Crowd:
         a["hit_y_kind"][i] = a["hit_x_kind"][i] = -1
         a["hit_y_other"][i] = a["hit_x_other"][i] = None
         for c in s.contacts:
-            axis = "x" if c.normal[0] else "y"
-            a["hit_" + axis][i] = c.normal[0] or c.normal[1]
-            a[f"hit_{axis}_kind"][i] = _batch.KINDS.index(c.kind)
-            a[f"hit_{axis}_other"][i] = c.other
-            a[f"hit_{axis}_col"][i], a[f"hit_{axis}_row"][i] = (-1, -1) if c.tile is None else c.tile
-            a[f"hit_{axis}_vx"][i], a[f"hit_{axis}_vy"][i] = c.vx, c.vy
+            hit, kind, other, col, row, vx, vy = _HIT_KEYS[c.normal[0] != 0]
+            a[hit][i] = c.normal[0] or c.normal[1]
+            a[kind][i] = _batch.KINDS.index(c.kind)
+            a[other][i] = c.other
+            a[col][i], a[row][i] = (-1, -1) if c.tile is None else c.tile
+            a[vx][i], a[vy][i] = c.vx, c.vy
 
     def _move(self, world, d, st) -> None:
         """Phase 3 for the crowd: the stand-ins through the per-actor path, everyone else as one batch;

@@ -491,9 +491,8 @@ class TileGrid:
         r0, r1 = max(0, math.floor(y / ts)), min(self.rows - 1, math.ceil((y + h) / ts) - 1)
         for r in range(r0, r1 + 1):
             base = r * cols
-            for c in range(c0, c1 + 1):
-                if k[base + c] == SOLID:
-                    return True
+            if SOLID in k[base + c0:base + c1 + 1]:
+                return True
         return False
 
     def tiles_in(self, x: float, y: float, w: float, h: float):

@@ -39,9 +39,9 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _batch, _bullets, _check, _motion, _snapshot, _solids, _touches, queries, sweep
+from . import _batch, _bullets, _check, _motion, _runway, _snapshot, _solids, _touches, queries, sweep
 from ._spatial import SpatialHash
-from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Trigger, TriggerEvent
+from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Contact, Trigger, TriggerEvent
 from .controller import control
 from .crowd import Crowd, Walker, _Stand
 from .feel import FeelConfig
@@ -51,6 +51,8 @@ from .ropes import Rope, _RopeSet
 from .tiles import TileGrid
 
 __all__ = ["StepResult", "World"]
+
+_new, _floor, _FLOOR = tuple.__new__, math.floor, (0, -1)  # (a runway's floor contact: see step)
 
 
 class StepResult(NamedTuple):
@@ -93,6 +95,7 @@ class World:
         self._grid_tables = None  # the grid's arrays for crowds (_batch.Tables), built when first needed
         self._crates = False  # were there solid actors in the last step (walk() looks for ground on them)
         self._st = None  # during the rope phase of a step: its _solids.Step (what blocks a rope's holders)
+        self._rest = (None, 0.0, 0.0, 0.0)  # (derived, fall.max_speed, vy, dy): a plain actor's fall from rest
 
     @staticmethod
     def _valid_feel(feel) -> FeelConfig:
@@ -232,6 +235,9 @@ class World:
         # what the step collects as it goes (a world of plain actors on tiles needs none of it)
         st = _solids.Step(grid, actors, platforms, solids, space) if platforms or special or check or crowds \
             else None
+        if check:
+            for a in check:
+                a._run = None  # (moved or resized by hand: its runway is looked for again)
         if check and self._unstick_all(check, st):
             stale = True  # a crate moved out of solid geometry: the walkers are checked too
         if crowds:  # walkers that could meet a platform or a solid actor this step: stand-in actors
@@ -249,7 +255,34 @@ class World:
 
         jumped, landed, dropped = [], [], []
         events = st.events if st is not None else []
+        lean, top_speed = _runway.ENABLED, self.feel.fall.max_speed
+        # Runways (_runway.py): a plain actor on a flat stretch of tiles it found before, nothing solid
+        # near, gravity 1: its whole step in a few lines (the same numbers as the general path below)
+        fast = lean and (st is None or not st.crates)
+        if fast:
+            dt, ts = d.dt, grid.tile_size
+            rest = self._rest
+            if rest[0] is not d or rest[1] != top_speed:
+                fall = min(0.0 + d.fall_gravity * 1.0 * dt, top_speed)  # World._fall from rest, scale 1
+                rest = self._rest = (d, top_speed, fall, (0.0 + fall) * 0.5 * dt)
+            fall, dy = rest[2], rest[3]
         for a in actors:
+            run = a._run
+            if fast and run is not None and a.y == run[3] and a.ground is run[2] and a.on_ground and a.vy == 0.0 \
+                    and not a.squished and not a.bounce and a._gravity_scale == 1.0 and a._hold is None:
+                x, vx, y = a.x, a.vx, run[3]
+                dx = vx * dt
+                tx = x + dx if dx else x
+                x_min, x_max, dx_max = run[6], run[7], run[16]
+                if x_min <= x <= x_max and x_min <= tx <= x_max and -dx_max <= dx <= dx_max \
+                        and (run[21] == dy or _runway.falls_in(run, dy)) \
+                        and not (platforms and _runway.near(platforms, x, tx, y, run[4], run[5], run[11])):
+                    a.contacts = [_new(Contact, (_FLOOR, run[8], None, (_floor((x + run[17]) / ts), run[9]), vx, fall))]
+                    a.vy = 0.0
+                    a.x = tx
+                    a._clear = (tx, y, run[4], run[5])
+                    moved[a] = None
+                    continue
             if a.squished:  # pinned: crushed this step
                 a.contacts = []
                 continue
@@ -257,7 +290,7 @@ class World:
                 raise ValueError(f"{a!r} has velocity vx={a.vx!r} vy={a.vy!r}; velocities must be finite px/s")
             if a.bullet:
                 continue  # moved after everything else (4.)
-            is_character = isinstance(a, Character)
+            is_character = own_move = isinstance(a, Character)  # (own_move: never a runway, control or not)
             if is_character:
                 if by_actor:
                     buttons = inputs.get(a, NO_BUTTONS)
@@ -284,7 +317,7 @@ class World:
                     landed.append(a)
                 if did_drop:
                     dropped.append(a)
-            else:
+            elif a.solid or own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
                 self._move_plain(a, d, blockers)
             if st is not None and st.crates and a.contacts:
                 self._push_crates(a, x0, st)
@@ -328,6 +361,8 @@ class World:
         for a in self.actors:
             if a.touches:
                 touchers.append(a)
+            if a.solid or a.bullet:
+                a._run = None  # (never on a runway: see _runway.py)
             if a.solid:
                 if a.bullet:
                     raise ValueError(f"{a!r} is both solid and a bullet; an actor is one or the other")
@@ -491,14 +526,18 @@ class World:
         changes = grid.changes_since(self._tiles_seen) if grid is self._tiles_grid else None
         if changes is None:
             for a in self.actors:
-                a._clear = None
+                a._clear = a._run = None
         else:
             ts, query = grid.tile_size, self._hash.query
-            for col, row in dict.fromkeys(changes):
+            changes = list(dict.fromkeys(changes))
+            for col, row in changes:
                 x, y = col * ts, row * ts
                 for a in query(x, y, ts, ts):
                     if isinstance(a, Actor) and overlaps(x, y, ts, ts, a.x, a.y, a.w, a.h):
                         a._clear = None
+            for a in self.actors:  # (a runway read from an edited tile is looked for again)
+                if a._run is not None and _runway.edited(a._run, changes):
+                    a._run = None
         for crowd in self.crowds:
             crowd._recheck(grid, changes)
         self._tiles_grid, self._tiles_seen = grid, grid.version
@@ -656,13 +695,18 @@ class World:
         sensed = 0  # the groups some trigger reports: other actors are skipped at once
         for t in self.triggers:
             sensed |= t.senses
+        triggers = self.triggers
+        few = len(triggers) <= _solids.FEW  # (then testing each costs less than asking the hash)
         for a in self.actors:
-            if not a.group & sensed:
+            group = a.group
+            if not group & sensed:
                 continue
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            for t in near(ax, ay, aw, ah):
-                if isinstance(t, Trigger) and t.senses & a.group and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
-                    now.add((t, a))
+            for t in triggers if few else near(ax, ay, aw, ah):
+                if (few or isinstance(t, Trigger)) and t.senses & group:
+                    tx, ty, tw, th = t._box
+                    if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps, inline)
+                        now.add((t, a))
         for crowd in self.crowds:
             now.update(crowd._sense(self.triggers))
         before = self._inside
@@ -672,8 +716,10 @@ class World:
         order = self._sensor_order
         if order is None:
             order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
-        rank = self._body_rank()
-        pairs = sorted(now | before, key=lambda p: (order[p[0]], rank(p[1])))
+        pairs = now | before
+        if len(pairs) > 1:
+            rank = self._body_rank()
+            pairs = sorted(pairs, key=lambda p: (order[p[0]], rank(p[1])))
         events = []
         for pair in pairs:
             if pair in now:

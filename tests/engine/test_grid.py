@@ -228,13 +228,14 @@ def test_grid_error_is_a_value_error_with_a_single_line():
 
 # -- queries touch only the tiles a box covers ------------------------------------------------------
 class CountingList(list):
-    """A list that counts element reads (the grid's hot-path tile list)."""
+    """A list that counts element reads (the grid's hot-path tile list; a slice reads its elements)."""
 
     reads = 0
 
     def __getitem__(self, i):
-        CountingList.reads += 1
-        return list.__getitem__(self, i)
+        got = list.__getitem__(self, i)
+        CountingList.reads += len(got) if isinstance(i, slice) else 1
+        return got
 
 
 class CountingDict(dict):
