@@ -34,7 +34,8 @@ def test_levels_are_checked_in_the_background_after_a_change_of_feel(write_map, 
     guard.poll(now=t0 + DEBOUNCE)
     wait_for(guard)
     stuck, error = guard.results
-    assert stuck.state == "stuck" and "out of reach" in stuck.detail and (stuck.col, stuck.row) == (2, 4)
+    assert stuck.state == "impossible" and "every reachable state explored" in stuck.detail
+    assert (stuck.col, stuck.row) == (2, 4)
     replay = Session(load_level(step), low)  # the route leads to where the search got stuck
     for b in stuck.route:
         replay.step(b)
