@@ -82,6 +82,8 @@ def build_check_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=_positive_int, default=DEFAULT_STATES, metavar="STATES",
                    help=f"search states per level (default {DEFAULT_STATES}): the same verdict on any machine")
     p.add_argument("--coins", action="store_true", help="after the goal, search for every coin too")
+    p.add_argument("--lint", action="store_true", help="only check the maps: every problem of every map, one line "
+                                                       "each; exit 2 if any")
     p.add_argument("--fresh", action="store_true", help="search only: do not try the known routes first")
     p.add_argument("--jobs", type=_positive_int, metavar="N", help="levels checked at once (default: the cores)")
     p.add_argument("--time-cap", type=_positive_seconds, default=SAFETY_SECONDS, metavar="SECONDS",
@@ -155,8 +157,10 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from game.guard.check import run_check
+    from game.guard.check import run_check, run_lint
 
+    if args.lint:
+        return run_lint(args.levels)
     return run_check(args.levels, _load_feel(args.feel), args.feel or "the default feel", args.budget,
                      args.routes, args.json, coins=args.coins, fresh=args.fresh, jobs=args.jobs,
                      seconds=args.time_cap, feel_path=args.feel)
@@ -224,7 +228,7 @@ def run_headless(level_path: str | Path | None, script_path: str | Path, feel=No
     from game.files.userfiles import FileProblem, atomic_output, write_atomic
 
     level_path, script = resolve_script(level_path, script_path)
-    level = load_level(level_path)
+    level = load_level(level_path, goal=True)
     session = Session(level, feel)
     played = []
     try:
@@ -294,7 +298,7 @@ def _window(args: argparse.Namespace, feel) -> int:
     if level:
         from game.files.levelfile import load_level
 
-        load_level(level)
+        load_level(level, goal=True)
         args.level = str(level)
     if args.record:
         _check_writable(Path(args.record), "recording")

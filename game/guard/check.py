@@ -38,7 +38,7 @@ from game.files.levelfile import LevelData, load_level
 from .route import DEFAULT_STATES, SAFETY_SECONDS, RouteReport, find_routes
 from game.rules.session import Session
 
-__all__ = ["DEFAULT_BUDGET", "LevelCheck", "check_level", "level_paths", "route_script", "run_check",
+__all__ = ["DEFAULT_BUDGET", "LevelCheck", "check_level", "level_paths", "route_script", "run_check", "run_lint",
            "known_routes", "exit_code", "EXIT_IMPOSSIBLE", "EXIT_UNKNOWN"]
 
 DEFAULT_BUDGET = DEFAULT_STATES  # states of search per level
@@ -145,7 +145,7 @@ def check_level(path: Path, feel: FeelConfig, budget: int | None = DEFAULT_BUDGE
                 seconds: float | None = SAFETY_SECONDS, coins: bool = False, level: LevelData | None = None,
                 known=()) -> LevelCheck:
     """Check one level; a route found is replayed from a fresh start and must complete it."""
-    level = level or load_level(path)
+    level = level or load_level(path, goal=True)
     report = find_routes(level, feel, max_states=budget, seconds=seconds, coins=coins, known=known)
     route_coins = 0
     if report.finished and report.source.startswith("known "):
@@ -197,11 +197,13 @@ def _text_line(check: LevelCheck, width: int, hz: int) -> str:
     coins = f"coins {len(r.coins_reached)}/{r.coins_total}"
     work = f"{r.states} states, {r.steps} steps simulated, {r.seconds:.1f} s"
     if r.finished:
-        how = f"by {r.source.split(' ', 1)[0]} route {r.source.split(' ', 1)[1]}" if r.source != "search" else "by search"
+        kind, _, where = r.source.partition(" ")
+        how = f"by {kind} route {where}" if where else "by search"
         head = f"{name}  finished    route {r.route_steps} steps ({r.route_steps / hz:.1f} s)  {coins}  {how}; {work}"
     else:
         s = r.stuck
-        where = f"stuck at tile {s.col},{s.row} (x {s.x:.0f}, y {s.y:.0f}) after {s.steps} steps" if s else "stuck at the start"
+        where = (f"stuck at tile {s.col},{s.row} (x {s.x:.0f}, y {s.y:.0f}) after {s.steps} steps" if s else
+                 "stuck at the start")
         if r.outcome == "impossible":
             why = "every reachable state explored"
         elif r.capped:
@@ -235,7 +237,7 @@ def run_check(levels: list[str], feel: FeelConfig, feel_name: str, budget: int |
     """The ``check`` command; returns the exit code. Bad input raises CliError / LevelError (one line)."""
     out = out or sys.stdout
     paths = level_paths(levels)
-    loaded = [(p, load_level(p)) for p in paths]  # every map is read before any search starts
+    loaded = [(p, load_level(p, goal=True)) for p in paths]  # every map is read before any search starts
     folder = _routes_folder(routes) if routes else None
     width = max(len(level.name) for _p, level in loaded)
     if not as_json:
@@ -270,6 +272,31 @@ def run_check(levels: list[str], feel: FeelConfig, feel_name: str, budget: int |
             rest = ", ".join(f"{counts[o]} {o}" for o in ("impossible", "unknown") if counts[o])
             print(f"{counts['finished']} of {n} level{'s' * (n != 1)} finished; {rest}", file=out)
     return code
+
+
+def run_lint(levels: list[str], out=None) -> int:
+    """``check --lint``: every problem of every map (one line each, ``error:`` or ``warning:``); exit 2 if any
+    error, else 0."""
+    from game.files.levelfile import lint_level
+
+    out = out or sys.stdout
+    paths = level_paths(levels)
+    errors = 0
+    for path in paths:
+        if not Path(path).is_file():
+            print(f"error: {path}: map file not found", file=out)
+            errors += 1
+            continue
+        problems, warnings = lint_level(path)
+        errors += len(problems)
+        for line in problems:
+            print(f"error: {line}", file=out)
+        for line in warnings:
+            print(f"warning: {line}", file=out)
+    n = len(paths)
+    print(f"{n} map{'s' * (n != 1)}: {errors} problem{'s' * (errors != 1)}" if errors else
+          f"{n} map{'s' * (n != 1)}: no problems", file=out)
+    return 2 if errors else 0
 
 
 def _overall(code: int) -> str:

@@ -83,3 +83,30 @@ def test_no_background_processes_means_an_error_per_level_not_a_crash(write_map,
     guard.poll(now=DEBOUNCE)
     assert not guard.checking and guard.results[0].state == "error"
     assert "processes are not supported" in guard.results[0].detail
+
+
+def test_the_route_of_the_last_feel_is_replayed_first_and_a_budget_spent_is_unknown(write_map):
+    long = write_map("long.tmx", "\n".join([
+        "....................",
+        "..................G.",
+        "...............#####",
+        "P.........###.......",
+        "####################",
+    ]))
+    guard = LevelGuard([long])
+    guard.feel_changed(FeelConfig(), now=0.0)
+    guard.poll(now=DEBOUNCE)
+    wait_for(guard)
+    first = guard.results[0]
+    assert first.state == "finished" and "found in" in first.detail and first.route
+    guard.feel_changed(FeelConfig().with_value("fall.max_speed", 400.0), now=10.0)  # a harmless change
+    guard.poll(now=10.0 + DEBOUNCE)
+    wait_for(guard)
+    assert guard.results[0].state == "finished" and "its route replayed" in guard.results[0].detail
+    guard.close()
+    tiny = LevelGuard([long], budget=3)  # no known route, three states: the search cannot tell
+    tiny.feel_changed(FeelConfig(), now=0.0)
+    tiny.poll(now=DEBOUNCE)
+    wait_for(tiny)
+    assert tiny.results[0].state == "unknown" and "budget of 3 states" in tiny.results[0].detail
+    tiny.close()
