@@ -166,12 +166,12 @@ def _check(args: argparse.Namespace) -> int:
                      seconds=args.time_cap, feel_path=args.feel)
 
 
-def _script_feel(script_path: str):
+def _script_feel(script_path, script):
     """The FeelConfig a script's ``feel PATH`` header names, or None without one."""
     from engine import FeelConfig
-    from game.files.inputscript import DEFAULT_FEEL, read_script, script_feel
+    from game.files.inputscript import DEFAULT_FEEL, script_feel
 
-    named = script_feel(script_path, read_script(script_path))
+    named = script_feel(script_path, script)
     if named is None:
         return None
     return FeelConfig() if named == DEFAULT_FEEL else _load_feel(str(named))
@@ -206,9 +206,8 @@ def _headless(args: argparse.Namespace, feel) -> int:
     script = args.inputs or args.replay
     if not script:
         raise CliError("--headless needs --inputs SCRIPT.txt (or --replay SCRIPT.txt)")
-    if not args.feel:  # the script's own `feel` header, when it has one
-        feel = _script_feel(script) or feel
-    summary = run_headless(args.level, script, feel, trace=args.trace, record=args.record)
+    # without --feel: the script's own `feel` header, when it has one (run_headless reads it)
+    summary = run_headless(args.level, script, feel if args.feel else None, trace=args.trace, record=args.record)
     print(json.dumps(summary))
     return 0
 
@@ -217,6 +216,7 @@ def run_headless(level_path: str | Path | None, script_path: str | Path, feel=No
                  trace: str | Path | None = None, record: str | Path | None = None) -> dict:
     """Play ``level_path`` with the input script ``script_path``; returns the JSON summary dict.
     ``level_path`` None: the level the script's ``level NAME`` header names (see :func:`resolve_script`).
+    ``feel`` None: the feel the script's ``feel PATH`` header names, else the defaults.
 
     Stops when the script ends or the goal is reached. The trace and the recording are written whole or
     not at all (a full disk is a CliError naming the file). Raises LevelError / ScriptError /
@@ -228,6 +228,8 @@ def run_headless(level_path: str | Path | None, script_path: str | Path, feel=No
     from game.files.userfiles import FileProblem, atomic_output, write_atomic
 
     level_path, script = resolve_script(level_path, script_path)
+    if feel is None:
+        feel = _script_feel(script_path, script)
     level = load_level(level_path, goal=True)
     session = Session(level, feel)
     played = []

@@ -16,8 +16,9 @@ from game.guard.check import check_level, route_script
 
 ROOT = Path(__file__).resolve().parents[3]
 LEVELS = sorted((ROOT / "levels").glob("*.tmx"))
-# the route finder needs 30-80 s of search on these (crumble timers multiply the states); their shipped
-# replays are checked in test_levels.py on every run, the search only with TILEFEEL_SLOW_TESTS=1
+# the search alone needs 40-70 s of CPU on these (crumble timers and bullets multiply the states and the
+# cost of a step); `check` finishes them with their shipped replays in one simulation (tested below, and in
+# test_levels.py on every run); the search alone only with TILEFEEL_SLOW_TESTS=1
 LONG_SEARCH = {"08_crumbling_heights", "09_the_summit"}
 SEARCHED = [pytest.param(p, marks=pytest.mark.skipif(p.stem in LONG_SEARCH and not os.environ.get("TILEFEEL_SLOW_TESTS"),
                                                      reason="long route search: set TILEFEEL_SLOW_TESTS=1"))

@@ -13,7 +13,7 @@ from game.rules.session import Session
 STEP = "\n".join(["#######", "#.....#", "#...G.#", "#..####", "#P.####", "#######"])  # a two-tile step
 
 
-def wait_for(guard: LevelGuard, seconds: float = 60.0) -> None:
+def wait_for(guard: LevelGuard, seconds: float = 600.0) -> None:  # a generous cap for a loaded machine
     end = time.monotonic() + seconds
     while guard.checking and time.monotonic() < end:
         guard.poll()
