@@ -52,7 +52,7 @@ class PlayScene(Scene):
         self.replay = replay
         self.replay_i = 0
         self.music = getattr(info, "music", None) or LEVEL_MUSIC[0]
-        self.level = load_level(info.path, images=True)  # LevelError: the caller shows it
+        self.level = load_level(info.path, images=True, goal=True)  # LevelError: the caller shows it
         session = Session(self.level, app.feel)
         for buttons in start or ():
             session.step(buttons)
@@ -342,7 +342,7 @@ class PlayScene(Scene):
         if self.session.completed:  # celebrating: the feel is reloaded, the level is done
             return
         try:
-            level = load_level(self.info.path, images=True)
+            level = load_level(self.info.path, images=True, goal=True)
         except Exception as exc:  # LevelError: show it, keep playing the old one
             app.notice(" ".join(str(exc).split()) or type(exc).__name__, error=True, seconds=6)
             return
