@@ -22,7 +22,7 @@ from pathlib import Path
 from engine import FeelConfig
 
 from game.files.inputscript import format_script
-from game.files.userfiles import CliError
+from game.files.userfiles import CliError, FileProblem, write_atomic
 from game.files.levelfile import LevelData, load_level
 from .route import RouteReport, find_routes
 from game.rules.session import Session
@@ -142,33 +142,36 @@ def run_check(levels: list[str], feel: FeelConfig, feel_name: str, budget: float
     """The ``check`` command; returns the exit code. Bad input raises CliError / LevelError (one line)."""
     out = out or sys.stdout
     paths = level_paths(levels)
-    loaded = [(p, load_level(p)) for p in paths]  # every map is read before any search starts
+    names = []
+    for p in paths:  # every map is checked before any search starts, but only one is held at a time
+        names.append(load_level(p).name)  # (twenty maps at the tile limits do not fit in memory at once)
     folder = _routes_folder(routes) if routes else None
-    width = max(len(level.name) for _p, level in loaded)
+    width = max(len(name) for name in names)
     if not as_json:
-        print(f"checking {len(loaded)} level{'s' * (len(loaded) != 1)} under {feel_name} "
+        print(f"checking {len(paths)} level{'s' * (len(paths) != 1)} under {feel_name} "
               f"(budget {budget:g} s each)", file=out, flush=True)
     results = []
-    for path, level in loaded:
-        check = check_level(path, feel, budget, level=level)
+    for path in paths:
+        check = check_level(path, feel, budget, level=load_level(path))
         if folder is not None and check.report.finished:
             target = folder / f"{path.stem}.txt"
-            try:
-                target.write_text(route_script(check, feel_name), encoding="utf-8")
-            except OSError as exc:
-                raise CliError(f"{target}: cannot write the route ({exc.strerror or exc})") from None
+            try:  # whole or nothing; never through a symlink, never into a FIFO
+                write_atomic(target, route_script(check, feel_name), "route")
+            except FileProblem as exc:
+                raise CliError(str(exc)) from None
             check = LevelCheck(check.path, check.level, check.report, check.route_coins, target)
-        results.append(check)
+        results.append((check.report.finished, check.as_dict() if as_json else None))
         if not as_json:
             print(_text_line(check, width, feel.physics.hz), file=out, flush=True)
-    finished = all(c.report.finished for c in results)
+        del check  # the next map is loaded only once this one is let go
+    finished = all(done for done, _d in results)
     if as_json:
         print(json.dumps({"feel": feel_name, "budget": budget, "finished": finished,
-                          "levels": [c.as_dict() for c in results]}), file=out)
+                          "levels": [d for _done, d in results]}), file=out)
     else:
-        done = sum(c.report.finished for c in results)
+        n_done = sum(done for done, _d in results)
         n = len(results)
-        print(f"{done} of {n} level{'s' * (n != 1)} finished" if not finished else
+        print(f"{n_done} of {n} level{'s' * (n != 1)} finished" if not finished else
               f"all {n} level{'s' * (n != 1)} finished", file=out)
     return 0 if finished else 1
 

@@ -150,3 +150,20 @@ def test_the_route_finder_plays_through_enemies_turrets_springs_and_changing_blo
     done = game("check", level, "--routes", tmp_path, "--budget", "10")
     assert done.returncode == 0, done.stderr
     headless_completes(level, tmp_path / "kinds.txt")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs and symlinks are POSIX")
+def test_a_route_target_that_is_a_fifo_or_a_symlink_is_refused_in_one_line(write_map, tmp_path):
+    level = write_map("easy.tmx", EASY)
+    routes = tmp_path / "routes"
+    routes.mkdir()
+    os.mkfifo(routes / "easy.txt")  # writing into it would wait for a reader forever
+    line = one_line_error(game("check", level, "--routes", routes, "--budget", "5"))
+    assert line == f"error: {routes / 'easy.txt'}: is a FIFO (named pipe); give a file name for the route"
+    (routes / "easy.txt").unlink()
+    other = tmp_path / "precious.txt"
+    other.write_text("keep\n")
+    (routes / "easy.txt").symlink_to(other)
+    line = one_line_error(game("check", level, "--routes", routes, "--budget", "5"))
+    assert "is a symbolic link; refusing to write the route through it" in line
+    assert other.read_text() == "keep\n" and sorted(p.name for p in routes.iterdir()) == ["easy.txt"]
