@@ -207,6 +207,9 @@ class _Loader:
             data = read_bytes(path, f"{what} file", limit)
         except FileProblem as exc:  # its text starts with the path; ours adds the map's
             raise self.error(where, str(exc).removeprefix(f"{path}: ")) from None
+        if b"<!DOCTYPE" in data or b"<!ENTITY" in data:  # an entity may expand a KB into gigabytes
+            raise self.error(where, "declares a DOCTYPE or XML entities, which Tiled never writes (and which "
+                                    "can expand into gigabytes); remove them or re-save the file from Tiled")
         try:
             return ET.fromstring(data)
         except ET.ParseError as exc:
@@ -352,7 +355,7 @@ class _Loader:
         image = tsx.find("image")
         if image is not None:
             self.check_image(image, tsx_path, where)
-            self.check_grid(image, tw, th, where)
+            self.check_grid(tsx, image, tsx_path, tw, th, where)
         tiles: dict[int, tuple[str, dict[str, _Prop]]] = {}
         sizes: dict[int, tuple[int, int]] = {}
         for tile in tsx.findall("tile"):
@@ -382,16 +385,39 @@ class _Loader:
         if not os.path.isfile(tsx_path.parent / src):
             raise self.error(where, f"image {shown(src)} not found (looked for {_short(tsx_path.parent / src)})")
 
-    def check_grid(self, image: ET.Element, tw: int, th: int, where: str) -> None:
-        """pytmx cuts a tileset image into tiles by the image's declared size: keep that count bounded."""
+    def check_grid(self, tsx: ET.Element, image: ET.Element, tsx_path: Path, tw: int, th: int,
+                   where: str) -> None:
+        """pytmx cuts a tileset image into tiles by the image's declared size, margin and spacing: keep
+        that count bounded, the steps positive, and the declared size the image's own (a larger one would
+        cut past its edge). An image without a size (older Tiled) gets the one its file states."""
+        image_path = tsx_path.parent / image.get("source", "")
+        if image.get("width") is None or image.get("height") is None:
+            real = _image_size(image_path)
+            if real is None or tsx_path != self.path:  # pytmx reads a .tsx itself: it must state the size
+                raise self.error(where, "the tileset image has no width and height; re-save the tileset "
+                                        "from Tiled")
+            image.set("width", str(real[0]))
+            image.set("height", str(real[1]))
         w, h = self.whole(image, "width"), self.whole(image, "height")
         if w is None or h is None or w < 0 or h < 0:
             raise self.error(where, "the tileset image's width or height is not a whole number")
         if tw <= 0 or th <= 0:
             raise self.error(where, f"tiles of {tw}x{th} px have no size")
-        if (w // tw) * (h // th) > LIMITS.tileset_tiles:
+        for key in ("spacing", "margin"):  # pytmx steps through the image by tile + spacing from margin
+            v = self.whole(tsx, key)
+            if v is None or not 0 <= v <= LIMITS.tile_size:
+                raise self.error(where, f"{key} = {shown(tsx.get(key), 20)} must be a whole number of px from 0 "
+                                        f"to {LIMITS.tile_size}")
+        spacing, margin = self.whole(tsx, "spacing"), self.whole(tsx, "margin")
+        across = max(0, (w - 2 * margin + spacing) // (tw + spacing))
+        down = max(0, (h - 2 * margin + spacing) // (th + spacing))
+        if across * down > LIMITS.tileset_tiles:
             raise self.error(where, f"a {w}x{h} px image of {tw}x{th} px tiles holds over "
                                     f"{LIMITS.tileset_tiles} tiles, the limit")
+        real = _image_size(image_path)
+        if real is not None and real != (w, h):
+            raise self.error(where, f"the image {shown(image.get('source'))} is {real[0]}x{real[1]} px, but the "
+                                    f"tileset says {w}x{h} px; re-save the tileset from Tiled so they agree")
 
     def read_collision(self, ts: _Tileset, tile_size: int) -> None:
         for local, (cls, props) in sorted(ts.tiles.items()):
@@ -916,6 +942,7 @@ class _Loader:
                                                                                                   cols).tolist()
                 node = layer.node.find("data")
                 node.text, node.attrib = "", {"encoding": "base64"}  # pytmx reads an empty layer
+            self.ready_for_pytmx(root)
             tmx.parse_xml(root)
             nodes = root.findall(".//layer")  # the order pytmx made its tile layers in
             for layer, node in zip([t for t in tmx.layers if isinstance(t, pytmx.TiledTileLayer)], nodes,
@@ -923,12 +950,40 @@ class _Loader:
                 if id(node) in data:
                     layer.data = data.pop(id(node))
             return tmx
+        except LevelError:
+            raise
         except Exception as exc:  # pytmx raises bare Exception/KeyError/ValueError; keep it one line
             reason = " ".join(str(exc).split()) or type(exc).__name__
             hint = ""
             if images and ("mode" in reason or "display" in reason):
                 hint = " (images=True needs pygame.display.set_mode() first)"
             raise self.error("", f"pytmx could not load the map: {reason}{hint}") from None
+
+    def ready_for_pytmx(self, root: ET.Element) -> None:
+        """Every attribute pytmx casts must cast, or the error names the element it is on (pytmx's own
+        says only "invalid literal for int()"). Fractional layer offsets, which Tiled writes and this
+        loader reads, are rounded to the whole px pytmx (and the renderer) draws at."""
+        import pytmx
+
+        casts = pytmx.pytmx.types
+        for node in root.iter():
+            for key, value in node.attrib.items():
+                cast = casts.get(key)
+                if cast is None:
+                    continue
+                if key in ("offsetx", "offsety"):
+                    try:
+                        number = float(value)
+                    except ValueError:
+                        number = math.nan
+                    if math.isfinite(number):
+                        node.set(key, str(round(number)))
+                        continue
+                try:
+                    cast(value)
+                except (ValueError, TypeError, OverflowError):
+                    raise self.error(_label(node), f"{key}={shown(value, 40)} is not "
+                                                   f"{'a whole number' if cast is int else 'a number'}") from None
 
     def attach_gids(self, level: LevelData) -> None:
         """Give tile objects the pytmx gid the renderer draws them with."""
@@ -990,6 +1045,29 @@ def _csv_gids(text: str, expected: int) -> np.ndarray | None:
     if values.size != expected or (expected and (values.min() < 0 or values.max() > 0xFFFFFFFF)):
         return None
     return values.astype(np.uint32)
+
+
+def _label(node: ET.Element) -> str:
+    """How an error names a map element: ``layer 'ground'``, ``tileset 'tiles'``, ``object 12``."""
+    tag = node.tag
+    if tag in ("layer", "objectgroup", "imagelayer", "group"):
+        return f"layer {shown(node.get('name', '?'))}"
+    if tag in ("object", "tileset"):
+        return f"{tag} {shown(node.get('name') or node.get('id', '?'))}"
+    return f"<{shown(tag, 20)[1:-1]}>"
+
+
+def _image_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) from a PNG's header (its first 24 bytes), or None for another format or a file
+    that cannot be read (the renderer's image loader then reports it)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(24)
+    except OSError:
+        return None
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
 
 
 def _short(path, most: int = 160) -> str:
