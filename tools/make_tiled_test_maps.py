@@ -17,6 +17,8 @@ variants. Runs headless (``QT_QPA_PLATFORM=offscreen``). The maps:
 * ``third_party``: shaped like a map made for another game -- 32 px tiles, embedded tileset without our
   properties, no spawn, layers and objects of its own classes, every property type, group and image
   layers, ellipses, polygons, text, tint and parallax. Must give the documented one-line "has no spawn".
+* ``empty_tileset_shared_firstgid``: ``ext_csv`` after an empty image collection with the same firstgid,
+  as Tiled writes an empty tileset (Super-Pirate-World's levels 1, 2 and 4): must play like ``ext_csv``.
 * ``third_party_spawned``: the same as a designer adapts it -- a spawn added, and its classes 'Trigger' and
   'Enemy' (which the game reports as a misspelt 'trigger' and 'enemy') renamed 'Region' and 'Monster': it
   loads and plays (nothing collides).
@@ -258,6 +260,12 @@ def sources(folder: Path) -> dict[str, tuple[str, bool]]:
         "zstd": (game_map(ext, "zstd", False), True),
         "third_party": (third_party(False), False),
         "third_party_spawned": (third_party(True), False),
+        # an empty image collection first, sharing firstgid 1 with the real tileset (Super-Pirate-World's
+        # levels; Tiled gives an empty tileset the next one's firstgid)
+        "empty_tileset_shared_firstgid": (game_map('<tileset firstgid="1" name="objects" tilewidth="1" '
+                                                   'tileheight="1" tilecount="0" columns="0"><grid '
+                                                   'orientation="orthogonal" width="1" height="1"/></tileset>'
+                                                   + ext, "csv", False), False),
     }
     return out
 

@@ -173,7 +173,10 @@ class _Loader:
         tile_size, cols, rows = self.check_map(root)
         map_props = self.properties(root, "map properties")
         for node in root.findall("tileset"):
-            self.tilesets.append(self.read_tileset(node, tile_size))
+            ts = self.read_tileset(node, tile_size)
+            if ts.image_collection and not ts.tiles and ts.tilecount == 0:
+                continue  # an empty image collection holds no gid: Tiled writes it sharing the next's firstgid
+            self.tilesets.append(ts)
         self.tilesets.sort(key=lambda t: t.firstgid)
         self.check_gid_ranges()
         self.firstgids = [t.firstgid for t in self.tilesets]

@@ -27,7 +27,7 @@ from game.rules.session import Session  # noqa: E402
 ROOT = Path(__file__).resolve().parents[3]
 TILED = ROOT / "tests" / "maps" / "tiled"
 PLAYABLE = ["ext_csv", "ext_zlib", "emb_csv", "emb_base64", "emb_zlib", "emb_gzip", "ext_collection",
-            "emb_collection"]
+            "emb_collection", "empty_tileset_shared_firstgid"]
 RUN = [Buttons(right=True)] * 300  # over both slopes (the far one flipped), two coins, a sign, the goal
 NO_SPAWN = ("has no spawn; add a point object of class 'spawn' where the player's feet start")
 
