@@ -19,6 +19,9 @@ variants. Runs headless (``QT_QPA_PLATFORM=offscreen``). The maps:
   layers, ellipses, polygons, text, tint and parallax. Must give the documented one-line "has no spawn".
 * ``empty_tileset_shared_firstgid``: ``ext_csv`` after an empty image collection with the same firstgid,
   as Tiled writes an empty tileset (Super-Pirate-World's levels 1, 2 and 4): must play like ``ext_csv``.
+* ``ext_tsj``: ``ext_csv`` using the tileset in Tiled's JSON format (``tiles.tsj``).
+* ``*.tmj``: ``ext_csv``, ``emb_zlib``, the two collections and ``third_party_spawned`` exported as Tiled
+  JSON maps (``--export-map json``): must play like their ``.tmx``.
 * ``third_party_spawned``: the same as a designer adapts it -- a spawn added, and its classes 'Trigger' and
   'Enemy' (which the game reports as a misspelt 'trigger' and 'enemy') renamed 'Region' and 'Monster': it
   loads and plays (nothing collides).
@@ -270,6 +273,9 @@ def sources(folder: Path) -> dict[str, tuple[str, bool]]:
     return out
 
 
+JSON_MAPS = ("ext_csv", "emb_zlib", "ext_collection", "emb_collection", "third_party_spawned")
+
+
 def build(out: Path) -> list[Path]:
     """Export every map with Tiled into ``out`` (with the images and external tilesets they use)."""
     tiled = shutil.which("tiled")
@@ -296,6 +302,19 @@ def build(out: Path) -> list[Path]:
             subprocess.run([tiled, "--export-tileset", "tsx", str(src / tsx), str(src / f"x_{tsx}")], env=env,
                            capture_output=True, timeout=60, check=True)
             shutil.copy(src / f"x_{tsx}", out / tsx)
+        # Tiled's JSON format: the tileset as .tsj, a .tmx using it, and maps exported as .tmj
+        subprocess.run([tiled, "--export-tileset", "json", str(src / "tiles.tsx"), str(src / "tiles.tsj")],
+                       env=env, capture_output=True, timeout=60, check=True)
+        shutil.copy(src / "tiles.tsj", out / "tiles.tsj")
+        (src / "ext_tsj.tmx").write_text(game_map('<tileset firstgid="1" source="tiles.tsj"/>', "csv", False))
+        for name, source in [("ext_tsj", src / "ext_tsj.tmx")] + [(n, src / f"{n}.export.tmx") for n in JSON_MAPS]:
+            fmt, suffix = ("tmx", ".tmx") if name == "ext_tsj" else ("json", ".tmj")
+            exported = src / f"{name}.export{suffix}"
+            subprocess.run([tiled, "--export-map", fmt, str(source), str(exported)], env=env,
+                           capture_output=True, timeout=60, check=True)
+            shutil.copy(exported, out / f"{name}{suffix}")
+            if suffix == ".tmx":
+                written.append(out / f"{name}.tmx")
         for png in ("test_tiles.png", "cave32.png"):
             shutil.copy(src / png, out / png)
         shutil.copytree(src / "img", out / "img", dirs_exist_ok=True)

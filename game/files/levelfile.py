@@ -43,6 +43,7 @@ from .levelkinds import (
     TurretSpec,
     VineSpec,
 )
+from .tiledjson import JsonProblem, embedded_tileset, map_tree, parse_json
 from .userfiles import FileProblem, read_bytes, shown
 
 __all__ = [
@@ -196,13 +197,44 @@ class _Loader:
         return level
 
     def read_map_xml(self) -> ET.Element:
+        """The map's XML tree; a JSON map (``.tmj``/``.json``) converted into the same tree, and external
+        ``.tsj`` tilesets embedded in it (see ``tiledjson``)."""
         if self.path.suffix.lower() in (".tmj", ".json"):
-            raise self.error("", "JSON maps are not supported; save the map as .tmx "
-                                 "(Tiled: File > Save As, 'Tiled map files (*.tmx)')")
-        root = self.parse_xml(self.path, "map", LIMITS.map_bytes)
+            try:
+                doc = parse_json(self.read_capped(self.path, "map", LIMITS.map_bytes), "map")
+                root = map_tree(doc, self.path.parent, self.read_tsj)
+            except JsonProblem as exc:
+                raise self.error("", str(exc)) from None
+            except RecursionError:
+                raise self.error("", "layers nested too deeply") from None
+        else:
+            root = self.parse_xml(self.path, "map", LIMITS.map_bytes)
         if root.tag != "map":
             raise self.error("", f"not a Tiled map (the root element is <{shown(root.tag)[1:-1]}>, expected <map>)")
+        for i, node in enumerate(list(root)):
+            source = node.get("source", "") if node.tag == "tileset" else ""
+            if source.lower().endswith((".tsj", ".json")):
+                try:
+                    embedded = embedded_tileset(node.get("firstgid"), source, self.path.parent, self.read_tsj)
+                except JsonProblem as exc:
+                    raise self.error(f"tileset {shown(source)}", str(exc)) from None
+                root.remove(node)
+                root.insert(i, embedded)
         return root
+
+    def read_capped(self, path: Path, what: str, limit: int) -> bytes:
+        where = "" if path == self.path else f"tileset {shown(path.name)}"
+        try:
+            return read_bytes(path, f"{what} file", limit)
+        except FileProblem as exc:
+            raise self.error(where, str(exc).removeprefix(f"{path}: ")) from None
+
+    def read_tsj(self, path: Path) -> dict:
+        """A JSON tileset file's object; any problem names the file."""
+        try:
+            return parse_json(self.read_capped(path, "tileset", LIMITS.tileset_bytes), "tileset")
+        except JsonProblem as exc:
+            raise self.error(f"tileset {shown(path.name)}", str(exc)) from None
 
     def parse_xml(self, path: Path, what: str, limit: int) -> ET.Element:
         where = "" if path == self.path else str(path)
@@ -329,8 +361,6 @@ class _Loader:
             raise self.error(label, f"firstgid = {firstgid} must be 1 or more (and below {_GID_MASK + 1}); "
                                     "gid 0 means 'no tile'. Re-save the map from Tiled")
         if source:
-            if source.lower().endswith((".tsj", ".json")):
-                raise self.error(label, "JSON tilesets are not supported; save it as .tsx")
             if not source.lower().endswith(".tsx"):
                 raise self.error(label, "is not a .tsx file; save the tileset as a .tsx (Tiled: Export "
                                         "Tileset As..., 'Tiled tileset files (*.tsx)')")
