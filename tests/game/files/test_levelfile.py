@@ -573,3 +573,14 @@ def test_an_attribute_pytmx_cannot_read_names_its_layer(tmp_path, load_error):
                                                    '<objectgroup id="3" name="shifted" opacity="half"')
     (d / "offsets.tmx").write_text(text)
     assert "layer 'shifted': opacity='half' is not a number" in load_error(d / "offsets.tmx")
+
+
+@pytest.mark.parametrize("cell", ["4294967296", "-3", "-1", "99999999999999999999"])
+def test_a_csv_gid_past_32_bits_or_negative_is_corrupt_data_not_a_tile(tmp_path, cell):
+    """numpy 1.x turned such a cell into a real gid with only a DeprecationWarning (4294967296 -> 0, an empty
+    tile: the map loaded wrong, silently); numpy 2 raises, as the loader expects. Hence numpy>=2.0."""
+    rows = FLAT_ROWS.replace("0", cell, 1)
+    path = write_map(tmp_path, layers=f'<layer id="1" name="ground" width="20" height="8"><data encoding="csv">'
+                                      f'{rows}</data></layer>')
+    with pytest.raises(LevelError, match="layer 'ground': has corrupt tile data; re-save the map from Tiled"):
+        load_level(path)
