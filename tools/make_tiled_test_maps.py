@@ -19,6 +19,8 @@ variants. Runs headless (``QT_QPA_PLATFORM=offscreen``). The maps:
   layers, ellipses, polygons, text, tint and parallax. Must give the documented one-line "has no spawn".
 * ``empty_tileset_shared_firstgid``: ``ext_csv`` after an empty image collection with the same firstgid,
   as Tiled writes an empty tileset (Super-Pirate-World's levels 1, 2 and 4): must play like ``ext_csv``.
+* ``templates``: ``ext_csv`` with a coin, a tile coin and the sign placed from object templates (``.tx``):
+  must play like ``ext_csv``.
 * ``ext_tsj``: ``ext_csv`` using the tileset in Tiled's JSON format (``tiles.tsj``).
 * ``*.tmj``: ``ext_csv``, ``emb_zlib``, the two collections and ``third_party_spawned`` exported as Tiled
   JSON maps (``--export-map json``): must play like their ``.tmx``.
@@ -244,6 +246,34 @@ def images(folder: Path) -> None:
     pygame.image.save(cave, str(folder / "cave32.png"))
 
 
+TEMPLATES = {  # object templates as Tiled writes them (File > Save As Template)
+    "coin.tx": '<template>\n <object name="coin" type="coin">\n  <point/>\n </object>\n</template>\n',
+    "tilecoin.tx": ('<template>\n <tileset firstgid="1" source="tiles.tsx"/>\n <object name="coin" gid="8" '
+                    'width="16" height="16"/>\n</template>\n'),
+    "sign.tx": ('<template>\n <object name="sign" type="trigger" width="32" height="44">\n  <properties>\n'
+                '   <property name="message" value="Slopes ahead"/>\n  </properties>\n </object>\n</template>\n'),
+}
+
+
+def templated(folder: Path, text: str) -> str:
+    """``text`` (the ``ext_csv`` map) with a point coin, a tile coin and the sign made from templates."""
+    for name, body in TEMPLATES.items():
+        (folder / name).write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + body)
+    out = text
+    for old, new in [
+        ('<object id="2" name="c1" type="coin" x="60" y="136"><point/></object>',
+         '<object id="2" name="c1" template="coin.tx" x="60" y="136"/>'),
+        ('<object id="3" name="c2" x="176" y="128" width="16" height="16" gid="8"/>',
+         '<object id="3" name="c2" template="tilecoin.tx" x="176" y="128"/>'),
+    ]:
+        if old not in out:
+            raise SystemExit(f"templated(): the map no longer holds {old}")
+        out = out.replace(old, new)
+    start = out.index('<object id="5" name="sign"')
+    end = out.index("</object>", start) + len("</object>")
+    return out[:start] + '<object id="5" template="sign.tx" x="100" y="100"/>' + out[end:]
+
+
 def sources(folder: Path) -> dict[str, tuple[str, bool]]:
     """``name -> (source map text, embed tilesets when exporting)``; writes the external tilesets."""
     (folder / "tiles.tsx").write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + image_tileset("tiles"))
@@ -265,6 +295,7 @@ def sources(folder: Path) -> dict[str, tuple[str, bool]]:
         "third_party_spawned": (third_party(True), False),
         # an empty image collection first, sharing firstgid 1 with the real tileset (Super-Pirate-World's
         # levels; Tiled gives an empty tileset the next one's firstgid)
+        "templates": (templated(folder, game_map(ext, "csv", False)), False),
         "empty_tileset_shared_firstgid": (game_map('<tileset firstgid="1" name="objects" tilewidth="1" '
                                                    'tileheight="1" tilecount="0" columns="0"><grid '
                                                    'orientation="orthogonal" width="1" height="1"/></tileset>'
@@ -315,6 +346,8 @@ def build(out: Path) -> list[Path]:
             shutil.copy(exported, out / f"{name}{suffix}")
             if suffix == ".tmx":
                 written.append(out / f"{name}.tmx")
+        for tx in TEMPLATES:
+            shutil.copy(src / tx, out / tx)
         for png in ("test_tiles.png", "cave32.png"):
             shutil.copy(src / png, out / png)
         shutil.copytree(src / "img", out / "img", dirs_exist_ok=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import bisect
+import copy
 import difflib
 import logging
 import math
@@ -220,7 +221,76 @@ class _Loader:
                     raise self.error(f"tileset {shown(source)}", str(exc)) from None
                 root.remove(node)
                 root.insert(i, embedded)
+        templates: dict[str, ET.Element] = {}
+        for node in root.iter("object"):
+            if node.get("template"):
+                self.apply_template(root, node, templates)
         return root
+
+    def apply_template(self, root: ET.Element, node: ET.Element, cache: dict) -> None:
+        """Fill an object from its template (``.tx``, or ``.tj`` JSON): the template's attributes, shape
+        and properties, each overridden by the object's own -- what Tiled shows. A tile template's gid is
+        moved into the map's copy of its tileset."""
+        source = node.attrib.pop("template")
+        where = f"object {shown(node.get('id', '?'), 20)[1:-1]}"
+        path = self.path.parent / source
+        key = os.path.normpath(path)
+        if key not in cache:
+            if not os.path.isfile(path):
+                raise self.error(where, f"template {shown(source)} not found (looked for {_short(path)})")
+            if source.lower().endswith((".tj", ".json")):
+                try:
+                    doc = parse_json(self.read_capped(path, "template", LIMITS.tileset_bytes), "template")
+                    tree = ET.Element("template")
+                    if isinstance(doc.get("tileset"), dict):
+                        ET.SubElement(tree, "tileset", firstgid=str(doc["tileset"].get("firstgid", "")),
+                                      source=str(doc["tileset"].get("source", "")))
+                    layer = map_tree({"type": "map", "layers": [{"type": "objectgroup", "objects": [
+                        doc.get("object")]}]}, path.parent, self.read_tsj)
+                    tree.extend(layer.find("objectgroup"))
+                except JsonProblem as exc:
+                    raise self.error(f"template {shown(source)}", str(exc)) from None
+            else:
+                tree = self.parse_xml(path, "template", LIMITS.tileset_bytes)
+            if tree.tag != "template" or tree.find("object") is None:
+                raise self.error(f"template {shown(source)}", "is not a Tiled object template (<template> with "
+                                                             "an <object>)")
+            cache[key] = tree
+        tree = cache[key]
+        template = tree.find("object")
+        own = dict(node.attrib)
+        node.attrib.clear()
+        node.attrib.update({k: v for k, v in template.attrib.items() if k != "id"})
+        node.attrib.update(own)
+        if template.get("gid") and "gid" not in own:
+            node.set("gid", str(self.template_gid(root, tree, template.get("gid"), path.parent, source, where)))
+        shapes = ("point", "ellipse", "polygon", "polyline", "text")
+        if not any(child.tag in shapes for child in node):
+            node.extend(copy.deepcopy(child) for child in template if child.tag in shapes)
+        theirs = template.find("properties")
+        if theirs is not None:
+            mine = node.find("properties")
+            if mine is None:
+                mine = ET.SubElement(node, "properties")
+            named = {p.get("name") for p in mine}
+            mine.extend(copy.deepcopy(p) for p in theirs if p.get("name") not in named)
+
+    def template_gid(self, root: ET.Element, tree: ET.Element, gid_text: str, folder: Path, source: str,
+                     where: str) -> int:
+        ts = tree.find("tileset")
+        gid = self.whole(tree.find("object"), "gid")
+        first = self.whole(ts, "firstgid", "") if ts is not None else None
+        if ts is None or gid is None or first is None or not ts.get("source"):
+            raise self.error(where, f"its template {shown(source)} shows a tile without its tileset")
+        want = os.path.normpath(folder / ts.get("source"))
+        for mts in root.findall("tileset"):
+            if mts.get("source") and os.path.normpath(self.path.parent / mts.get("source")) == want:
+                mfirst = self.whole(mts, "firstgid", "")
+                if mfirst is not None:
+                    flags, local = gid & ~_GID_MASK, (gid & _GID_MASK) - first
+                    return flags | (mfirst + local)
+        raise self.error(where, f"its template {shown(source)} shows a tile of {shown(ts.get('source'))}, a "
+                                "tileset the map does not use; add that tileset to the map")
 
     def read_capped(self, path: Path, what: str, limit: int) -> bytes:
         where = "" if path == self.path else f"tileset {shown(path.name)}"
@@ -661,9 +731,6 @@ class _Loader:
         oid = self.whole(node, "id") or 0
         name = node.get("name", "")
         where = f"object {oid}" + (f" {shown(name)}" if name else "")
-        if node.get("template"):
-            raise self.error(where, f"uses the template {shown(node.get('template'))}, which this game does "
-                                    "not read; detach it in Tiled (right-click > Detach Template)")
         try:
             x, y = float(node.get("x", "0")), float(node.get("y", "0"))
             w, h = float(node.get("width", "0")), float(node.get("height", "0"))

@@ -27,7 +27,7 @@ from game.rules.session import Session  # noqa: E402
 ROOT = Path(__file__).resolve().parents[3]
 TILED = ROOT / "tests" / "maps" / "tiled"
 PLAYABLE = ["ext_csv", "ext_zlib", "emb_csv", "emb_base64", "emb_zlib", "emb_gzip", "ext_collection",
-            "emb_collection", "empty_tileset_shared_firstgid", "ext_tsj"]
+            "emb_collection", "empty_tileset_shared_firstgid", "ext_tsj", "templates"]
 JSON_MAPS = ["ext_csv", "emb_zlib", "ext_collection", "emb_collection"]  # written by Tiled as .tmj
 RUN = [Buttons(right=True)] * 300  # over both slopes (the far one flipped), two coins, a sign, the goal
 NO_SPAWN = ("has no spawn; add a point object of class 'spawn' where the player's feet start")
@@ -183,3 +183,12 @@ def test_a_broken_tsj_tileset_names_it(tmp_path, load_error):
     (tmp_path / "tiles.tsj").write_text('{"name": "tiles", "tiles": 3}')
     assert load_error(tmp_path / "ext_tsj.tmx").endswith(
         "ext_tsj.tmx: tileset 'tiles.tsj': tileset 'tiles': tiles is a number, expected a list")
+
+
+def test_a_template_map_gets_the_templates_objects(tmp_path, load_error):
+    level = load_level(TILED / "templates.tmx")
+    assert sorted(c.name for c in level.coins) == ["c1", "c2"]
+    sign = next(t for t in level.triggers if t.name == "sign")
+    assert (sign.w, sign.h, sign.props.get("message")) == (32.0, 44.0, "Slopes ahead")
+    shutil.copy(TILED / "templates.tmx", tmp_path / "t.tmx")
+    assert "object 2: template 'coin.tx' not found" in load_error(tmp_path / "t.tmx")
