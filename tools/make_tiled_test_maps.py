@@ -19,6 +19,8 @@ variants. Runs headless (``QT_QPA_PLATFORM=offscreen``). The maps:
   layers, ellipses, polygons, text, tint and parallax. Must give the documented one-line "has no spawn".
 * ``empty_tileset_shared_firstgid``: ``ext_csv`` after an empty image collection with the same firstgid,
   as Tiled writes an empty tileset (Super-Pirate-World's levels 1, 2 and 4): must play like ``ext_csv``.
+* ``infinite``: ``ext_csv`` as an infinite map (chunks at negative coordinates): turned into a bounded map,
+  it must play like ``ext_csv`` (the same steps and events; positions moved by the bounds).
 * ``templates``: ``ext_csv`` with a coin, a tile coin and the sign placed from object templates (``.tx``):
   must play like ``ext_csv``.
 * ``ext_tsj``: ``ext_csv`` using the tileset in Tiled's JSON format (``tiles.tsj``).
@@ -173,6 +175,35 @@ def game_map(tileset: str, fmt: str, collection: bool) -> str:
 """
 
 
+def infinite_map(tileset: str) -> str:
+    """``ext_csv`` as an infinite map: its tiles in 16 x 16 chunks, the map moved 5 tiles left and 3 up
+    (so chunks start at negative coordinates) and its objects with it."""
+    text = game_map(tileset, "csv", False).replace('infinite="0"', 'infinite="1"')
+    sx, sy = -5, -3
+
+    def chunks(gids: list[int]) -> str:
+        out = []
+        for cy in range(-16, 16, 16):
+            for cx in range(-16, 32, 16):
+                cells = [gids[(y - sy) * COLS + (x - sx)] if 0 <= x - sx < COLS and 0 <= y - sy < ROWS else 0
+                         for y in range(cy, cy + 16) for x in range(cx, cx + 16)]
+                if any(cells):
+                    rows = ",\n".join(",".join(map(str, cells[r * 16:(r + 1) * 16])) for r in range(16))
+                    out.append(f'<chunk x="{cx}" y="{cy}" width="16" height="16">\n{rows}\n</chunk>')
+        return '<data encoding="csv">' + "".join(out) + "</data>"
+
+    for name, gids in (("ground", ground()), ("deco", deco())):
+        start = text.index(f'<layer id="{1 if name == "ground" else 2}" name="{name}"')
+        end = text.index("</layer>", start) + len("</layer>")
+        text = (text[:start] + f'<layer id="{1 if name == "ground" else 2}" name="{name}" width="{COLS}" '
+                f'height="{ROWS}">{chunks(gids)}</layer>' + text[end:])
+    import re
+
+    def moved(m: re.Match) -> str:
+        return f'{m.group(1)}x="{float(m.group(2)) + sx * 16:g}" y="{float(m.group(3)) + sy * 16:g}"'
+    return re.sub(r'(<object [^>]*?)x="([-0-9.]+)" y="([-0-9.]+)"', moved, text)
+
+
 def third_party(spawn: bool) -> str:
     cols, rows = 40, 15
     gids = [0] * (cols * rows)
@@ -295,6 +326,7 @@ def sources(folder: Path) -> dict[str, tuple[str, bool]]:
         "third_party_spawned": (third_party(True), False),
         # an empty image collection first, sharing firstgid 1 with the real tileset (Super-Pirate-World's
         # levels; Tiled gives an empty tileset the next one's firstgid)
+        "infinite": (infinite_map(ext), False),
         "templates": (templated(folder, game_map(ext, "csv", False)), False),
         "empty_tileset_shared_firstgid": (game_map('<tileset firstgid="1" name="objects" tilewidth="1" '
                                                    'tileheight="1" tilecount="0" columns="0"><grid '

@@ -221,11 +221,77 @@ class _Loader:
                     raise self.error(f"tileset {shown(source)}", str(exc)) from None
                 root.remove(node)
                 root.insert(i, embedded)
+        if root.get("infinite", "0") in ("1", "true"):
+            self.bound_infinite(root)
         templates: dict[str, ET.Element] = {}
         for node in root.iter("object"):
             if node.get("template"):
                 self.apply_template(root, node, templates)
         return root
+
+    def bound_infinite(self, root: ET.Element) -> None:
+        """An infinite map (tile layers in chunks) made a fixed-size one: the smallest rectangle of tiles
+        holding every chunk, each layer's chunks laid into it as CSV, and every object and layer offset
+        moved by the same amount (so the map plays as Tiled shows it). Sizes are checked against the
+        limits before any grid is built."""
+        tw, th = self.whole(root, "tilewidth"), self.whole(root, "tileheight")
+        layers = [n for n in root.iter("layer")]
+        boxes = []
+        for layer in layers:
+            data = layer.find("data")
+            for ch in (data.findall("chunk") if data is not None else []):
+                box = [self.whole(ch, k, "") for k in ("x", "y", "width", "height")]
+                if None in box or box[2] <= 0 or box[3] <= 0 or box[2] * box[3] > LIMITS.map_tiles:
+                    raise self.error(f"layer {shown(layer.get('name', '?'))}", "has a chunk whose position or "
+                                     "size is not a whole number; re-save the map from Tiled")
+                boxes.append(box)
+        if not boxes or not tw or not th:
+            left = top = 0
+            cols = rows = 1
+        else:
+            left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+            cols = max(b[0] + b[2] for b in boxes) - left
+            rows = max(b[1] + b[3] for b in boxes) - top
+        if cols > LIMITS.map_side or rows > LIMITS.map_side or cols * rows > LIMITS.map_tiles:
+            raise self.error("", f"the infinite map's chunks span {cols}x{rows} tiles, over the limits (at most "
+                                 f"{LIMITS.map_side} tiles a side and {LIMITS.map_tiles} tiles)")
+        root.set("infinite", "0")
+        root.set("width", str(cols))
+        root.set("height", str(rows))
+        for layer in layers:
+            label = f"layer {shown(layer.get('name', '?'))}"
+            grid = np.zeros((rows, cols), dtype=np.uint32)
+            data = layer.find("data")
+            if data is not None:
+                for ch in data.findall("chunk"):
+                    x, y, w, h = (self.whole(ch, k, "") for k in ("x", "y", "width", "height"))
+                    fake = ET.Element("layer")
+                    piece = ET.SubElement(fake, "data", dict(data.attrib))
+                    piece.text = ch.text
+                    gids = self.read_tile_data(fake, label, w, h)
+                    grid[y - top:y - top + h, x - left:x - left + w] = gids.reshape(h, w)
+                layer.remove(data)
+            layer.set("width", str(cols))
+            layer.set("height", str(rows))
+            layer.attrib.pop("startx", None)
+            layer.attrib.pop("starty", None)
+            new = ET.SubElement(layer, "data", encoding="csv")
+            new.text = "\n" + ",\n".join(",".join(map(str, row)) for row in grid.tolist()) + "\n"
+        dx, dy = -left * (tw or 0), -top * (th or 0)
+        if dx or dy:
+            for group in root.iter("objectgroup"):
+                for obj in group.findall("object"):
+                    for key, d in (("x", dx), ("y", dy)):
+                        try:
+                            obj.set(key, repr(float(obj.get(key, "0")) + d))
+                        except ValueError:
+                            pass  # read_object names it
+            for node in root.iter("imagelayer"):
+                for key, d in (("offsetx", dx), ("offsety", dy)):
+                    try:
+                        node.set(key, repr(float(node.get(key, "0")) + d))
+                    except ValueError:
+                        pass
 
     def apply_template(self, root: ET.Element, node: ET.Element, cache: dict) -> None:
         """Fill an object from its template (``.tx``, or ``.tj`` JSON): the template's attributes, shape

@@ -192,3 +192,18 @@ def test_a_template_map_gets_the_templates_objects(tmp_path, load_error):
     assert (sign.w, sign.h, sign.props.get("message")) == (32.0, 44.0, "Slopes ahead")
     shutil.copy(TILED / "templates.tmx", tmp_path / "t.tmx")
     assert "object 2: template 'coin.tx' not found" in load_error(tmp_path / "t.tmx")
+
+
+def test_an_infinite_map_is_made_bounded_and_plays_like_the_fixed_one(reference):
+    level = load_level(TILED / "infinite.tmx")
+    assert (level.grid.width, level.grid.height) == (48 * 16, 32 * 16)  # the chunks' bounds: 3 x 2 chunks
+    assert level.spawn == (24.0 + 11 * 16, 144.0 + 13 * 16)  # moved by the bounds (chunks from -16, -16)
+    got = play(TILED / "infinite.tmx")
+    assert (got["completed"], got["coins"], got["steps"]) == (True, 2, reference["steps"])
+    assert [e["type"] for e in got["events"]] == [e["type"] for e in reference["events"]]
+
+
+def test_an_infinite_map_whose_chunks_span_too_much_is_one_line(tmp_path, load_error):
+    text = (TILED / "infinite.tmx").read_text().replace('<chunk x="16" y="-16"', '<chunk x="99999" y="-16"', 1)
+    (tmp_path / "far.tmx").write_text(text)
+    assert "the infinite map's chunks span" in load_error(tmp_path / "far.tmx")
