@@ -169,6 +169,8 @@ def kill(kills: int, seed: int) -> int:
             print(f"{kind}: not whole after a kill: {wrong}")
         else:
             counts[kind][1] += 1
+        if (i + 1) % 100 == 0:
+            print(f"  {i + 1} kills, {sum(ok for _n, ok in counts.values())} files whole after them", flush=True)
     orphans = [p for p in folder.iterdir() if p.name.endswith(".tmp")]
     old = time.time() - ORPHAN_AGE - 1
     for tmp in orphans:
