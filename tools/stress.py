@@ -94,6 +94,7 @@ def soak(steps: int, seed: int) -> int:
 
 
 _CHILD = """
+import os
 import sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
@@ -103,8 +104,8 @@ from game.files.save import load_progress, save_progress
 from game.files.userfiles import atomic_output, write_atomic
 folder, kind = Path({folder!r}), {kind!r}
 p, _ = load_progress(folder / "progress.json")
-k = 0
-while True:
+k, parent = 0, os.getppid()
+while os.getppid() == parent:  # a writer whose stress run was stopped stops too
     k += 1
     n = k % 400
     if kind == "save":  # the save merges under its lock; "pad" checks it is whole
