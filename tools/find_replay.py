@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 from engine import FeelConfig  # noqa: E402
 from game.files.feelfile import load_feel  # noqa: E402
 from game.files.inputscript import format_script, parse_script  # noqa: E402
+from game.files.userfiles import write_atomic  # noqa: E402
 from game.files.levelfile import LevelData, load_level  # noqa: E402
 from game.guard.route import Search  # noqa: E402
 from game.rules.session import Session  # noqa: E402
@@ -147,7 +148,7 @@ def write(out: Path | str | None, path: Path, preset: str | None, text: str, s: 
         return
     dest = Path(out) if out else replay_path(path, preset)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_text(text)
+    write_atomic(dest, text, "replay")  # whole or nothing, never through a symlink
     print(f"{dest}: {s.steps} steps ({s.time:.1f} s), {s.coins}/{len(level.coins)} coins, {s.deaths} deaths")
 
 

@@ -208,7 +208,7 @@ def _xml_mutations(rng: random.Random, root, seed_path: Path) -> None:
     import xml.etree.ElementTree as ET
 
     elements = list(root.iter())
-    op = rng.randrange(13)
+    op = rng.randrange(17)
     el = rng.choice(elements)
     if op <= 3 and el.attrib:  # a hostile value in any attribute (sizes, positions, gids, firstgid...)
         key = rng.choice(list(el.attrib))
@@ -271,6 +271,32 @@ def _xml_mutations(rng: random.Random, root, seed_path: Path) -> None:
                 ts.set("source", rng.choice(["nope.tsx", "x.json", "x.xml", "/dev/zero", "..", "maps", ""]))
             else:
                 ts.set("firstgid", rng.choice(["0", "-5", "1", "2", "9", "268435455", "x"]))
+    elif op == 13:  # issue 24: spacing / margin / declared image sizes pytmx would cut by
+        for ts in root.iter("tileset"):
+            if rng.random() < 0.5:
+                ts.set(rng.choice(["spacing", "margin"]), rng.choice(["-15", "-1", "0", "1", "257", "100000", "x", "2.5"]))
+            image = ts.find("image")
+            if image is not None and rng.random() < 0.5:
+                if rng.random() < 0.3:
+                    image.attrib.pop("width", None)
+                    image.attrib.pop("height", None)
+                else:
+                    image.set(rng.choice(["width", "height"]), rng.choice(["4096", "1", "65", "0", "31"]))
+    elif op == 14:  # issue 24: fractional (or hostile) offsets on every kind of layer, and image layers
+        for layer in root.iter():
+            if layer.tag in ("layer", "objectgroup", "imagelayer", "group") and rng.random() < 0.6:
+                layer.set(rng.choice(["offsetx", "offsety"]), rng.choice(["-37.5", "0.25", "16.5", "1e3", "nan", "x"]))
+        if rng.random() < 0.5:
+            il = ET.SubElement(root, "imagelayer", id="77", name="sky", offsetx="-37.5", offsety="2.5")
+            ET.SubElement(il, "image", source=rng.choice(["test_tiles.png", "nope.png", ""]))
+    elif op == 15:  # issue 24: an empty image collection sharing its firstgid with a tileset (Tiled writes it)
+        ts = root.find("tileset")
+        if ts is not None:
+            empty = ET.Element("tileset", firstgid=ts.get("firstgid", "1"), name="objects", tilewidth="1",
+                               tileheight="1", tilecount=rng.choice(["0", "0", "1", "x"]), columns="0")
+            root.insert(list(root).index(ts) + rng.choice([0, 1]), empty)
+    elif op == 16:  # issue 24: an entity bomb or a DOCTYPE (spliced in as text, see map_case)
+        root.set("fuzz-entity", str(rng.choice([1, 30, 1500])))
     else:  # a property on the map, a layer or a tile
         props = el.find("properties")
         if props is None:
@@ -400,9 +426,14 @@ def map_case(rng: random.Random, work: Path, seed: int) -> tuple[list[str], Path
                 tsx.write_bytes(ET.tostring(tsx_root))
                 ts.set("source", tsx.name)
         depth = int(root.attrib.pop("fuzz-depth", 0))
+        entity = int(root.attrib.pop("fuzz-entity", 0))
         text = ET.tostring(root)  # (the serializer recurses: deep groups go in as text)
         if depth:
             text = text.replace(b"</map>", b'<group name="g">' * depth + b"</group>" * depth + b"</map>")
+        if entity:  # a 1 KB entity expanded ``entity`` times in a property
+            text = (b'<!DOCTYPE map [<!ENTITY big "' + b"x" * 1024 + b'">]>\n'
+                    + text.replace(b"</map>", b'<properties><property name="title" value="'
+                                   + b"&big;" * entity + b'"/></properties></map>'))
     else:
         text = mutate_bytes(rng, text)
     path.write_bytes(text)
@@ -510,7 +541,9 @@ def script_case(rng: random.Random, work: Path, seed: int) -> tuple[list[str], P
             roll = rng.random()
             if roll < 0.08:
                 lines.append("level " + rng.choice(["flat.tmx", "goal.tmx", "../x.tmx", "x.txt", "", "é.tmx",
-                                                    "a" * 300 + ".tmx"]))
+                                                    "a" * 300 + ".tmx", '"boss#2.tmx"', '"flat.tmx" # x',
+                                                    '"unclosed.tmx', '"a/b.tmx"', '"x.tmx" junk',
+                                                    '"' + "b" * 100_000 + '#.tmx"']))
             elif roll < 0.15:
                 lines.append("# " + rng.choice(HOSTILE_TEXT))
             else:
@@ -597,9 +630,18 @@ def save_case(rng: random.Random, work: Path, seed: int) -> Path:
     doc: dict = {"version": 1, "unlocked": ["01_first_steps.tmx", "02_planks.tmx"],
                  "levels": {"01_first_steps.tmx": {"best_time": 42.5, "best_coins": 20, "best_deaths": 1,
                                                    "completions": 3}}}
-    odd = [True, False, None, -1, 0, 2.5, 1e308, float("nan"), "x", [], {}, [1, [2]], 10**50, "01_first_steps.tmx"]
+    odd = [True, False, None, -1, 0, 2.5, 1e308, float("nan"), "x", [], {}, [1, [2]], 10**50, "01_first_steps.tmx",
+           10**400, -10**400]
     for _ in range(rng.randint(0, 4)):
-        op = rng.randrange(6)
+        op = rng.randrange(8)
+        if op == 6:  # issue 24: huge numbers in the profile sections
+            doc[rng.choice(["options", "totals"])] = {rng.choice(["music", "effects", "scale", "seconds", "deaths"]):
+                                                      rng.choice(odd)}
+            continue
+        if op == 7:  # issue 24: a large or deep field this version does not know (written back at its size)
+            doc["future"] = rng.choice([list(range(rng.choice([10, 60_000]))),
+                                        json.loads("[" * 800 + "1" + "]" * 800)])
+            continue
         if op == 0:
             doc["version"] = rng.choice([True, 2, "1", 0, None, 1.0, 99, -1])
         elif op == 1:
@@ -650,8 +692,8 @@ def save_verdict(path: Path) -> tuple[str, str]:
         return "FAIL: orphaned temp files left", ""
     progress.complete("01_first_steps.tmx", 30.0, 5, 0, "02_planks.tmx")
     err = save_progress(progress, path)
-    if err is not None:  # e.g. progress.json is a folder: one line, the game plays on unsaved
-        if "\n" in err or str(path) not in err or not path.is_dir():
+    if err is not None:  # e.g. progress.json is a folder or a symlink: one line, the game plays on unsaved
+        if "\n" in err or str(path) not in err or not (path.is_dir() or path.is_symlink()):
             return "FAIL: could not save", err
         return "error", err
     again, msg2 = load_progress(path)

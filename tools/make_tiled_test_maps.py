@@ -17,6 +17,15 @@ variants. Runs headless (``QT_QPA_PLATFORM=offscreen``). The maps:
 * ``third_party``: shaped like a map made for another game -- 32 px tiles, embedded tileset without our
   properties, no spawn, layers and objects of its own classes, every property type, group and image
   layers, ellipses, polygons, text, tint and parallax. Must give the documented one-line "has no spawn".
+* ``empty_tileset_shared_firstgid``: ``ext_csv`` after an empty image collection with the same firstgid,
+  as Tiled writes an empty tileset (Super-Pirate-World's levels 1, 2 and 4): must play like ``ext_csv``.
+* ``infinite``: ``ext_csv`` as an infinite map (chunks at negative coordinates): turned into a bounded map,
+  it must play like ``ext_csv`` (the same steps and events; positions moved by the bounds).
+* ``templates``: ``ext_csv`` with a coin, a tile coin and the sign placed from object templates (``.tx``):
+  must play like ``ext_csv``.
+* ``ext_tsj``: ``ext_csv`` using the tileset in Tiled's JSON format (``tiles.tsj``).
+* ``*.tmj``: ``ext_csv``, ``emb_zlib``, the two collections and ``third_party_spawned`` exported as Tiled
+  JSON maps (``--export-map json``): must play like their ``.tmx``.
 * ``third_party_spawned``: the same as a designer adapts it -- a spawn and a goal added, and its classes 'Trigger' and
   'Enemy' (which the game reports as a misspelt 'trigger' and 'enemy') renamed 'Region' and 'Monster': it
   loads and plays (nothing collides).
@@ -166,6 +175,35 @@ def game_map(tileset: str, fmt: str, collection: bool) -> str:
 """
 
 
+def infinite_map(tileset: str) -> str:
+    """``ext_csv`` as an infinite map: its tiles in 16 x 16 chunks, the map moved 5 tiles left and 3 up
+    (so chunks start at negative coordinates) and its objects with it."""
+    text = game_map(tileset, "csv", False).replace('infinite="0"', 'infinite="1"')
+    sx, sy = -5, -3
+
+    def chunks(gids: list[int]) -> str:
+        out = []
+        for cy in range(-16, 16, 16):
+            for cx in range(-16, 32, 16):
+                cells = [gids[(y - sy) * COLS + (x - sx)] if 0 <= x - sx < COLS and 0 <= y - sy < ROWS else 0
+                         for y in range(cy, cy + 16) for x in range(cx, cx + 16)]
+                if any(cells):
+                    rows = ",\n".join(",".join(map(str, cells[r * 16:(r + 1) * 16])) for r in range(16))
+                    out.append(f'<chunk x="{cx}" y="{cy}" width="16" height="16">\n{rows}\n</chunk>')
+        return '<data encoding="csv">' + "".join(out) + "</data>"
+
+    for name, gids in (("ground", ground()), ("deco", deco())):
+        start = text.index(f'<layer id="{1 if name == "ground" else 2}" name="{name}"')
+        end = text.index("</layer>", start) + len("</layer>")
+        text = (text[:start] + f'<layer id="{1 if name == "ground" else 2}" name="{name}" width="{COLS}" '
+                f'height="{ROWS}">{chunks(gids)}</layer>' + text[end:])
+    import re
+
+    def moved(m: re.Match) -> str:
+        return f'{m.group(1)}x="{float(m.group(2)) + sx * 16:g}" y="{float(m.group(3)) + sy * 16:g}"'
+    return re.sub(r'(<object [^>]*?)x="([-0-9.]+)" y="([-0-9.]+)"', moved, text)
+
+
 def third_party(spawn: bool) -> str:
     cols, rows = 40, 15
     gids = [0] * (cols * rows)
@@ -240,6 +278,34 @@ def images(folder: Path) -> None:
     pygame.image.save(cave, str(folder / "cave32.png"))
 
 
+TEMPLATES = {  # object templates as Tiled writes them (File > Save As Template)
+    "coin.tx": '<template>\n <object name="coin" type="coin">\n  <point/>\n </object>\n</template>\n',
+    "tilecoin.tx": ('<template>\n <tileset firstgid="1" source="tiles.tsx"/>\n <object name="coin" gid="8" '
+                    'width="16" height="16"/>\n</template>\n'),
+    "sign.tx": ('<template>\n <object name="sign" type="trigger" width="32" height="44">\n  <properties>\n'
+                '   <property name="message" value="Slopes ahead"/>\n  </properties>\n </object>\n</template>\n'),
+}
+
+
+def templated(folder: Path, text: str) -> str:
+    """``text`` (the ``ext_csv`` map) with a point coin, a tile coin and the sign made from templates."""
+    for name, body in TEMPLATES.items():
+        (folder / name).write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + body)
+    out = text
+    for old, new in [
+        ('<object id="2" name="c1" type="coin" x="60" y="136"><point/></object>',
+         '<object id="2" name="c1" template="coin.tx" x="60" y="136"/>'),
+        ('<object id="3" name="c2" x="176" y="128" width="16" height="16" gid="8"/>',
+         '<object id="3" name="c2" template="tilecoin.tx" x="176" y="128"/>'),
+    ]:
+        if old not in out:
+            raise SystemExit(f"templated(): the map no longer holds {old}")
+        out = out.replace(old, new)
+    start = out.index('<object id="5" name="sign"')
+    end = out.index("</object>", start) + len("</object>")
+    return out[:start] + '<object id="5" template="sign.tx" x="100" y="100"/>' + out[end:]
+
+
 def sources(folder: Path) -> dict[str, tuple[str, bool]]:
     """``name -> (source map text, embed tilesets when exporting)``; writes the external tilesets."""
     (folder / "tiles.tsx").write_text('<?xml version="1.0" encoding="UTF-8"?>\n' + image_tileset("tiles"))
@@ -259,8 +325,19 @@ def sources(folder: Path) -> dict[str, tuple[str, bool]]:
         "zstd": (game_map(ext, "zstd", False), True),
         "third_party": (third_party(False), False),
         "third_party_spawned": (third_party(True), False),
+        # an empty image collection first, sharing firstgid 1 with the real tileset (Super-Pirate-World's
+        # levels; Tiled gives an empty tileset the next one's firstgid)
+        "infinite": (infinite_map(ext), False),
+        "templates": (templated(folder, game_map(ext, "csv", False)), False),
+        "empty_tileset_shared_firstgid": (game_map('<tileset firstgid="1" name="objects" tilewidth="1" '
+                                                   'tileheight="1" tilecount="0" columns="0"><grid '
+                                                   'orientation="orthogonal" width="1" height="1"/></tileset>'
+                                                   + ext, "csv", False), False),
     }
     return out
+
+
+JSON_MAPS = ("ext_csv", "emb_zlib", "ext_collection", "emb_collection", "third_party_spawned")
 
 
 def build(out: Path) -> list[Path]:
@@ -289,6 +366,21 @@ def build(out: Path) -> list[Path]:
             subprocess.run([tiled, "--export-tileset", "tsx", str(src / tsx), str(src / f"x_{tsx}")], env=env,
                            capture_output=True, timeout=60, check=True)
             shutil.copy(src / f"x_{tsx}", out / tsx)
+        # Tiled's JSON format: the tileset as .tsj, a .tmx using it, and maps exported as .tmj
+        subprocess.run([tiled, "--export-tileset", "json", str(src / "tiles.tsx"), str(src / "tiles.tsj")],
+                       env=env, capture_output=True, timeout=60, check=True)
+        shutil.copy(src / "tiles.tsj", out / "tiles.tsj")
+        (src / "ext_tsj.tmx").write_text(game_map('<tileset firstgid="1" source="tiles.tsj"/>', "csv", False))
+        for name, source in [("ext_tsj", src / "ext_tsj.tmx")] + [(n, src / f"{n}.export.tmx") for n in JSON_MAPS]:
+            fmt, suffix = ("tmx", ".tmx") if name == "ext_tsj" else ("json", ".tmj")
+            exported = src / f"{name}.export{suffix}"
+            subprocess.run([tiled, "--export-map", fmt, str(source), str(exported)], env=env,
+                           capture_output=True, timeout=60, check=True)
+            shutil.copy(exported, out / f"{name}{suffix}")
+            if suffix == ".tmx":
+                written.append(out / f"{name}.tmx")
+        for tx in TEMPLATES:
+            shutil.copy(src / tx, out / tx)
         for png in ("test_tiles.png", "cave32.png"):
             shutil.copy(src / png, out / png)
         shutil.copytree(src / "img", out / "img", dirs_exist_ok=True)

@@ -1,16 +1,21 @@
 """Long-run checks behind docs/reliability.md: random-input soaks on every level, and kill -9 during saves.
 
     python tools/stress.py soak [--steps 200000] [--seed 1]   # every level in levels/, random held buttons
-    python tools/stress.py kill [--kills 300]                 # SIGKILL a process that keeps saving
+    python tools/stress.py kill [--kills 300]                 # SIGKILL processes that keep writing files
+    python tools/stress.py merge [--rounds 100] [--games 2]   # games finishing levels on one save at once
 
 ``soak`` plays each shipped level with seeded random buttons (each combination held 1-90 steps), restarting
 the level when the goal is reached, and checks every step that the player's position and velocity are
 finite. It prints the steps run, the steps per second, and the process's resident memory (RSS) after a
 warm-up (5 % of the steps) and at the end: growth is what the run leaked.
 
-``kill`` starts a child that saves progress in a loop (version k unlocks k levels), kills it with SIGKILL
-at a random moment, then checks that progress.json is a complete save (the old one or the new one, never a
-mixture or a cut file) and that the next start removes the temp files the kills orphaned.
+``kill`` starts a child that writes one kind of file in a loop -- the save, a route, a trace, a recording,
+the feel file (the panel's write-back), a screenshot, in turn -- kills it with SIGKILL at a random moment,
+then checks that the file is complete (the old one or the new one, never a mixture or a cut file) and that
+the next start removes the temp files the kills orphaned.
+
+``merge`` runs games that each finish levels on the same save at once (some the same level): every
+completion and every second of the totals must be in the save at the end.
 """
 
 from __future__ import annotations
@@ -89,53 +94,132 @@ def soak(steps: int, seed: int) -> int:
 
 
 _CHILD = """
+import os
 import sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
-from game.files.save import Progress, save_progress
-path = Path({path!r})
-k = 0
-while True:
+from engine import FeelConfig
+from game.files.feelfile import load_feel, save_feel
+from game.files.save import load_progress, save_progress
+from game.files.userfiles import atomic_output, write_atomic
+folder, kind = Path({folder!r}), {kind!r}
+p, _ = load_progress(folder / "progress.json")
+k, parent = 0, os.getppid()
+while os.getppid() == parent:  # a writer whose stress run was stopped stops too
     k += 1
-    p = Progress(unlocked={{f"level{{i:05d}}.tmx" for i in range(k % 400)}})
-    p.extra["k"] = k
-    if save_progress(p, path) is not None:
-        sys.exit(3)
+    n = k % 400
+    if kind == "save":  # the save merges under its lock; "pad" checks it is whole
+        p.extra["k"], p.extra["pad"] = k, list(range(n))
+        if save_progress(p, folder / "progress.json") is not None:
+            sys.exit(3)
+    elif kind == "feel":  # the panel's write-back keeps the file's layout
+        save_feel(folder / "feel.toml", FeelConfig().with_value("jump.height", 10.0 + n))
+    elif kind == "screenshot":
+        with atomic_output(folder / "shot.png", "screenshot", binary=True) as f:
+            f.write(b"%d\\n" % n + bytes(range(256)) * n)
+    else:  # route, trace, recording: text written whole
+        write_atomic(folder / f"{{kind}}.txt", f"{{n}}\\n" + "".join(f"{{i}} right\\n" for i in range(n)), kind)
     if k == 1:
-        print("saving", flush=True)
+        print("writing", flush=True)
 """
+
+KINDS = ("save", "route", "trace", "recording", "feel", "screenshot")
+
+
+def _whole(folder: Path, kind: str) -> str | None:
+    """None when the file ``kind`` wrote is complete, else what is wrong with it."""
+    if kind == "save":
+        doc = json.loads((folder / "progress.json").read_text())  # a cut file would not parse
+        return None if len(doc["pad"]) == doc["k"] % 400 else f"k={doc['k']} with {len(doc['pad'])} entries"
+    if kind == "feel":
+        from game.files.feelfile import load_feel
+        load_feel(folder / "feel.toml")  # a cut file would not parse (or miss its value)
+        return None if "height" in (folder / "feel.toml").read_text() else "no jump.height"
+    if kind == "screenshot":
+        data = (folder / "shot.png").read_bytes()
+        n = int(data.split(b"\n", 1)[0])
+        return None if len(data) == len(b"%d\n" % n) + 256 * n else f"{len(data)} bytes for n={n}"
+    lines = (folder / f"{kind}.txt").read_text().splitlines()
+    return None if int(lines[0]) == len(lines) - 1 else f"{len(lines) - 1} lines for n={lines[0]}"
 
 
 def kill(kills: int, seed: int) -> int:
+    """SIGKILL writers of every kind at random moments; every file must be whole afterwards."""
     from game.files.save import ORPHAN_AGE, load_progress
 
     rng = random.Random(seed)
     folder = Path(tempfile.mkdtemp(prefix="tilefeel-kill-"))
-    path = folder / "progress.json"
-    child_code = _CHILD.format(root=str(ROOT), path=str(path))
-    complete = orphans_seen = 0
-    for _ in range(kills):
-        child = subprocess.Popen([sys.executable, "-c", child_code], stdout=subprocess.PIPE)
-        child.stdout.readline()  # its first save is done: from here on it only saves
+    counts = {kind: [0, 0] for kind in KINDS}  # kills, whole afterwards
+    for i in range(kills):
+        kind = KINDS[i % len(KINDS)]
+        child = subprocess.Popen([sys.executable, "-c", _CHILD.format(root=str(ROOT), folder=str(folder), kind=kind)],
+                                 stdout=subprocess.PIPE)
+        if not child.stdout.readline():  # its first write is done: from here on it only writes
+            print(f"{kind}: the writer failed before its first write (exit code {child.wait()})")
+            return 1
         time.sleep(rng.random() * 0.05)
         child.send_signal(signal.SIGKILL)
         child.wait()
         child.stdout.close()
-        doc = json.loads(path.read_text())  # a cut or mixed file would not parse, or not add up
-        if len(doc["unlocked"]) != doc["k"] % 400:
-            print(f"incomplete save after a kill: k={doc['k']} with {len(doc['unlocked'])} levels")
-            return 1
-        complete += 1
-    orphans = list(folder.glob("progress.json.*.tmp"))
-    orphans_seen = len(orphans)
+        counts[kind][0] += 1
+        try:
+            wrong = _whole(folder, kind)
+        except (ValueError, KeyError, IndexError, OSError, Exception) as exc:  # noqa: BLE001 - any damage
+            wrong = f"{type(exc).__name__}: {exc}"
+        if wrong:
+            print(f"{kind}: not whole after a kill: {wrong}")
+        else:
+            counts[kind][1] += 1
+        if (i + 1) % 100 == 0:
+            print(f"  {i + 1} kills, {sum(ok for _n, ok in counts.values())} files whole after them", flush=True)
+    orphans = [p for p in folder.iterdir() if p.name.endswith(".tmp")]
     old = time.time() - ORPHAN_AGE - 1
     for tmp in orphans:
         os.utime(tmp, (old, old))
-    _, msg = load_progress(path)
+    _, msg = load_progress(folder / "progress.json")
     left = len(list(folder.glob("progress.json.*.tmp")))
-    print(f"{kills} kills mid-save: the save was complete after {complete} of them; "
-          f"{orphans_seen} orphaned temp files, {left} left after the next start; load message: {msg}")
-    return 0 if complete == kills and left == 0 and msg is None else 1
+    for kind, (n, ok) in counts.items():
+        print(f"{kind:11} {n:5} kills mid-write, the file whole after {ok}")
+    print(f"{kills} kills: {sum(ok for _n, ok in counts.values())} whole; {len(orphans)} orphaned temp files "
+          f"({left} of the save's left after the next start); load message: {msg}")
+    return 0 if all(n == ok for n, ok in counts.values()) and left == 0 and msg is None else 1
+
+
+_CONTENDER = """
+import sys
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from game.files.save import load_progress, save_progress
+path, who, rounds = Path({path!r}), sys.argv[1], int(sys.argv[2])
+p, _ = load_progress(path)
+for i in range(rounds):
+    p.complete(f"{{who}}{{i % 7}}.tmx" if i % 3 else "shared.tmx", 10.0 + i, i % 4, 0, None)
+    t = p.totals or {{"seconds": 0.0, "deaths": 0}}
+    p.totals = {{"seconds": t["seconds"] + 1.0, "deaths": t["deaths"] + 1}}
+    if save_progress(p, path) is not None:
+        sys.exit(3)
+"""
+
+
+def merge(rounds: int, games: int) -> int:
+    """``games`` processes finish ``rounds`` levels each on one save at once: no completion may be lost."""
+    from game.files.save import load_progress
+
+    folder = Path(tempfile.mkdtemp(prefix="tilefeel-merge-"))
+    path = folder / "progress.json"
+    code = _CONTENDER.format(root=str(ROOT), path=str(path))
+    start = time.perf_counter()
+    procs = [subprocess.Popen([sys.executable, "-c", code, f"g{g}-", str(rounds)]) for g in range(games)]
+    codes = [p.wait() for p in procs]
+    seconds = time.perf_counter() - start
+    progress, msg = load_progress(path)
+    done = sum(r.completions for r in progress.levels.values())
+    totals = progress.totals or {}
+    print(f"{games} games x {rounds} completions on one save in {seconds:.1f} s: {done} of {games * rounds} "
+          f"completions kept; totals {totals}; exit codes {codes}; load message: {msg}")
+    ok = (done == games * rounds and totals.get("deaths") == games * rounds and codes == [0] * games
+          and msg is None)
+    return 0 if ok else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,9 +231,14 @@ def main(argv: list[str] | None = None) -> int:
     k = sub.add_parser("kill")
     k.add_argument("--kills", type=int, default=300)
     k.add_argument("--seed", type=int, default=1)
+    m = sub.add_parser("merge")
+    m.add_argument("--rounds", type=int, default=100)
+    m.add_argument("--games", type=int, default=2)
     args = ap.parse_args(argv)
     if args.what == "soak":
         return soak(args.steps, args.seed)
+    if args.what == "merge":
+        return merge(args.rounds, args.games)
     return kill(args.kills, args.seed)
 
 

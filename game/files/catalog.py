@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .levelfile import LIMITS
-from .userfiles import FileProblem, read_bytes
+from .userfiles import FileProblem, read_bytes, shown
 
 __all__ = ["LevelInfo", "discover", "levels_folder", "LEVELS_DIR", "replay_for", "LEVEL_MUSIC", "MUSIC_LOOPS"]
 
@@ -50,6 +50,19 @@ def replay_for(path: Path) -> Path | None:
 
 
 def _peek(path: Path) -> LevelInfo:
+    """A cheap look at one map; never raises: a map this cannot read is listed by its file name, and
+    its full load (when played) says what is wrong with it."""
+    try:
+        return _look(path)
+    except (ValueError, TypeError, OverflowError, RecursionError, MemoryError):  # firstgid="one", ...
+        title = path.stem.replace("_", " ").lstrip("0123456789 ").title() or path.stem
+        return LevelInfo(path, path.name, title[:MAX_TITLE], None, 0)
+
+
+MAX_TITLE = 80  # characters of a map's title the level list shows
+
+
+def _look(path: Path) -> LevelInfo:
     title, nxt, coins = path.stem.replace("_", " ").lstrip("0123456789 ").title() or path.stem, None, 0
     music = problem = None
     try:  # a FIFO or a huge file among the levels is refused here at once, reported when played
@@ -60,15 +73,15 @@ def _peek(path: Path) -> LevelInfo:
     for prop in (props if props is not None else []):
         name, value = prop.get("name"), prop.get("value", prop.text or "")
         if name == "title" and value:
-            title = value
+            title = value if len(value) <= MAX_TITLE else value[:MAX_TITLE - 3] + "..."
         elif name == "next" and value:
             nxt = Path(value).name
         elif name == "music" and value:
             if value in MUSIC_LOOPS:
                 music = value
             else:
-                problem = (f"{path}: map property 'music' is {value!r}, not a loop ({', '.join(MUSIC_LOOPS)}); "
-                           "playing the default")
+                problem = (f"{path}: map property 'music' is {shown(value, 80)}, not a loop "
+                           f"({', '.join(MUSIC_LOOPS)}); playing the default")
     for obj in root.iter("object"):
         kind = (obj.get("type") or obj.get("class") or "").lower()
         if kind == "coin" or kind == "breakable" and _has_coin(obj):
@@ -87,22 +100,31 @@ def _coin_tiles(root, path: Path) -> int:
     level is loaded and played)."""
     gids = set()
     for ts in root.iter("tileset"):
-        first, source = int(ts.get("firstgid", "1")), ts.get("source")
+        first, source = _int(ts.get("firstgid", "1")), ts.get("source")
+        if first is None:
+            continue
         try:  # (read like the map: a FIFO or a huge file is refused, not waited on)
             tiles = ET.fromstring(read_bytes(path.parent / source, "tileset", LIMITS.tileset_bytes)) \
                 if source else ts
         except (ET.ParseError, FileProblem):
             continue
-        gids.update(first + int(t.get("id", "0")) for t in tiles.iter("tile")
-                    if (t.get("type") or t.get("class") or "").lower() == "breakable" and _has_coin(t))
+        gids.update(first + _int(t.get("id", "0")) for t in tiles.iter("tile")
+                    if (t.get("type") or t.get("class") or "").lower() == "breakable" and _has_coin(t)
+                    and _int(t.get("id", "0")) is not None)
     if not gids:
         return 0
     count = 0
     for data in root.iter("data"):
         if data.get("encoding") == "csv" and data.text:
             count += sum(1 for v in data.text.replace("\n", ",").split(",")
-                         if v.strip().isdigit() and int(v) & 0x0FFFFFFF in gids)  # (bits 28-31: flips)
+                         if _int(v) is not None and _int(v) & 0x0FFFFFFF in gids)  # (bits 28-31: flips)
     return count
+
+
+def _int(text) -> int | None:
+    """A whole number written in ASCII digits (``"²"`` and ``"one"`` are none), of at most 10 digits."""
+    text = str(text).strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
 
 
 def levels_folder() -> Path:

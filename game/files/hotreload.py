@@ -12,6 +12,11 @@ that rewrites the file with the same mtime granularity is still caught by its si
 
 A bad edit never replaces the last good values: ``poll`` returns None, ``error`` holds the message
 (show it on screen), and the next good save clears it and returns the new values.
+
+A file being written right now is never read as a change: only a complete, stable read counts (same
+file, size and timestamp before and after the read, and untouched for ``SETTLE_S`` = 0.1 s, an empty file 0.5 s; see
+``userfiles.read_settled``). An editor that writes the file in place, in pieces, is therefore seen once
+it has finished; until then ``poll`` keeps looking at every interval.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from collections.abc import Callable
 from engine import FeelConfig
 
 from .feelfile import MAX_FEEL_BYTES, FeelFileError, parse_feel
-from .userfiles import FileProblem, decode_text, read_bytes
+from .userfiles import FileProblem, decode_text, read_bytes, read_settled
 
 __all__ = ["FeelWatcher"]
 
@@ -44,6 +49,7 @@ class FeelWatcher:
         self._next_check = clock() + interval
         self._stamp = self._stat()
         self._digest: bytes | None = None
+        self._unsettled = False  # the last look found the file mid-write: look again next interval
         self._problem = ""  # why the last read failed
         self.error: str | None = None
         self.reloads = 0  # good reloads so far (handy for an on-screen "reloaded" flash)
@@ -63,15 +69,21 @@ class FeelWatcher:
             return None
         self._next_check = now + self.interval
         stamp = self._stat()
-        if stamp == self._stamp:
+        if stamp == self._stamp and not self._unsettled:
             return None
         self._stamp = stamp
         return self._load(force=False)
 
-    def reload(self) -> FeelConfig | None:
-        """Read the file now (F5). Returns the FeelConfig if it is good (even if unchanged), else None."""
-        self._stamp = self._stat()
-        return self._load(force=True)
+    def reload(self, wait: float = 0.5) -> FeelConfig | None:
+        """Read the file now (F5). Returns the FeelConfig if it is good (even if unchanged), else None.
+        A file still being written is waited for up to ``wait`` seconds."""
+        deadline = time.monotonic() + wait
+        while True:
+            self._stamp = self._stat()
+            new = self._load(force=True)
+            if not self._unsettled or time.monotonic() >= deadline:
+                return new
+            time.sleep(0.01)
 
     def mark_saved(self, feel: FeelConfig) -> None:
         """The game itself just wrote ``feel`` to the file (panel save): adopt it without a reload."""
@@ -89,15 +101,22 @@ class FeelWatcher:
             return None
         return (st.st_mtime_ns, st.st_size)
 
-    def _read(self) -> bytes | None:
+    def _read(self, settled: bool = False) -> bytes | None:
         try:
+            if settled:
+                data = read_settled(self.path, "feel file", MAX_FEEL_BYTES)
+                self._unsettled = data is None
+                return data
             return read_bytes(self.path, "feel file", MAX_FEEL_BYTES)
         except FileProblem as exc:
+            self._unsettled = False
             self._problem = str(exc)
             return None
 
     def _load(self, force: bool) -> FeelConfig | None:
-        data = self._read()
+        data = self._read(settled=True)
+        if self._unsettled:  # mid-write: not an error, not a change; poll looks again
+            return None
         if data is None:  # gone, a FIFO, too big...: say why, keep playing with the last good values
             self.error = f"cannot read the feel file: {self._problem} (keeping the last good values)"
             self._digest = None

@@ -9,7 +9,8 @@
 One instruction per line: hold BUTTONS for COUNT fixed steps. BUTTONS is ``-`` (nothing) or names
 joined by ``+`` from ``left right up down jump``. Blank lines and ``#`` comments are ignored. Optional
 header lines before the first step: ``level NAME.tmx`` names the level the script plays (``--record``
-writes it; ``--replay`` uses it); ``feel PATH`` names the feel file it was made under (a path relative to
+writes it; ``--replay`` uses it; a name with a ``#``, a quote or spaces at its ends is written as a JSON
+string, ``level "boss#2.tmx"``); ``feel PATH`` names the feel file it was made under (a path relative to
 the script's folder, or ``default`` for the built-in defaults; ``python -m game check --routes`` writes
 it, and a run without ``--feel`` uses it). The format is documented in ``docs/headless.md``.
 """
@@ -17,6 +18,7 @@ it, and a run without ``--feel`` uses it). The format is documented in ``docs/he
 from __future__ import annotations
 
 import difflib
+import json
 import os
 from pathlib import Path
 from typing import NamedTuple
@@ -67,6 +69,9 @@ def parse(text: str, source: str = "<script>") -> Script:
     for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         code = line.split("#", 1)[0]
         words = code.split()
+        quoted = line.split(None, 1)
+        if len(quoted) == 2 and quoted[0] == HEADER and quoted[1].startswith('"'):
+            code = line  # ``level "boss#2.tmx"``: the '#' inside the quotes is the name's
         if not words:
             continue
 
@@ -107,6 +112,19 @@ def parse(text: str, source: str = "<script>") -> Script:
 
 def _level_name(code: str, fail) -> str:
     name = code.split(None, 1)[1].strip() if len(code.split()) > 1 else ""
+    if name.startswith('"'):  # a JSON string, then perhaps a comment
+        try:
+            name, end = json.JSONDecoder().raw_decode(name)
+        except ValueError:
+            raise fail(f"the level name {shown(name)} opens a quote it does not close") from None
+        rest = code.split(None, 1)[1].strip()[end:].strip()
+        if rest and not rest.startswith("#"):
+            raise fail(f"unexpected {shown(rest)} after the level name")
+        if not isinstance(name, str) or not name.strip() or "/" in name or "\\" in name or "\0" in name \
+                or not name.lower().endswith(".tmx"):
+            raise fail(f"level {shown(name)} must be a map's file name without a folder, e.g. "
+                       f"'{HEADER} 01_first_steps.tmx'")
+        return name
     if not name:
         raise fail(f"the header needs the level's file name, e.g. '{HEADER} 01_first_steps.tmx'")
     if "/" in name or "\\" in name or not name.lower().endswith(".tmx") or not name.isprintable():
@@ -141,7 +159,8 @@ def resolve_script(level: str | Path | None, script_path: str | Path):
     where = f"{script_path}: line {script.level_line}"
     if level is not None:
         if script.level is not None and script.level != Path(level).name:
-            raise CliError(f"{where}: this script is for level '{script.level}', not '{Path(level).name}'; "
+            raise CliError(f"{where}: this script is for level {shown(script.level, 80)}, not "
+                           f"{shown(Path(level).name, 80)}; "
                            "drop --level to play it on its own level")
         return Path(level), script
     if script.level is None:
@@ -151,7 +170,7 @@ def resolve_script(level: str | Path | None, script_path: str | Path):
     for folder in dict.fromkeys(folders):
         if os.path.isfile(folder / script.level):  # (never raises, even for a 300-character name)
             return folder / script.level, script
-    raise CliError(f"{where}: level '{script.level}' not found (looked in {', '.join(map(str, folders))}); "
+    raise CliError(f"{where}: level {shown(script.level, 80)} not found (looked in {', '.join(map(str, folders))}); "
                    "give --level LEVEL.tmx")
 
 
@@ -196,11 +215,17 @@ def buttons_word(buttons: Buttons) -> str:
     return "+".join(names) if names else "-"
 
 
+def _header_name(name: str) -> str:
+    """The level's name as the header writes it: bare, or quoted when bare would not read back."""
+    bare = name.strip() == name and "#" not in name and not name.startswith('"') and name.isprintable()
+    return name if bare else json.dumps(name)  # (\u escapes: no character splits the line)
+
+
 def format_script(steps: list[Buttons], level: str | None = None, feel: str | None = None) -> str:
     """Run-length encode steps into the script format (``parse_script(format_script(s)) == s``), after a
     ``level NAME`` header line when ``level`` (a map's file name) is given and a ``feel PATH`` line when
     ``feel`` is."""
-    lines: list[str] = [f"{HEADER} {level}"] if level else []
+    lines: list[str] = [f"{HEADER} {_header_name(level)}"] if level else []
     if feel:
         lines.append(f"{FEEL_HEADER} {feel}")
     run_word, run = None, 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import bisect
+import copy
 import difflib
 import logging
 import math
@@ -44,6 +45,7 @@ from .levelkinds import (
     TurretSpec,
     VineSpec,
 )
+from .tiledjson import JsonProblem, embedded_tileset, map_tree, parse_json
 from .userfiles import FileProblem, read_bytes, shown
 
 __all__ = ["lint_level",
@@ -204,7 +206,10 @@ class _Loader:
         tile_size, cols, rows = self.check_map(root)
         map_props = self.properties(root, "map properties")
         for node in root.findall("tileset"):
-            self.tilesets.append(self.read_tileset(node, tile_size))
+            ts = self.read_tileset(node, tile_size)
+            if ts.image_collection and not ts.tiles and ts.tilecount == 0:
+                continue  # an empty image collection holds no gid: Tiled writes it sharing the next's firstgid
+            self.tilesets.append(ts)
         self.tilesets.sort(key=lambda t: t.firstgid)
         self.check_gid_ranges()
         self.firstgids = [t.firstgid for t in self.tilesets]
@@ -251,13 +256,179 @@ class _Loader:
                                     "move it up so the player's feet rest on the floor")
 
     def read_map_xml(self) -> ET.Element:
+        """The map's XML tree; a JSON map (``.tmj``/``.json``) converted into the same tree, and external
+        ``.tsj`` tilesets embedded in it (see ``tiledjson``)."""
         if self.path.suffix.lower() in (".tmj", ".json"):
-            raise self.error("", "JSON maps are not supported; save the map as .tmx "
-                                 "(Tiled: File > Save As, 'Tiled map files (*.tmx)')")
-        root = self.parse_xml(self.path, "map", LIMITS.map_bytes)
+            try:
+                doc = parse_json(self.read_capped(self.path, "map", LIMITS.map_bytes), "map")
+                root = map_tree(doc, self.path.parent, self.read_tsj)
+            except JsonProblem as exc:
+                raise self.error("", str(exc)) from None
+            except RecursionError:
+                raise self.error("", "layers nested too deeply") from None
+        else:
+            root = self.parse_xml(self.path, "map", LIMITS.map_bytes)
         if root.tag != "map":
             raise self.error("", f"not a Tiled map (the root element is <{shown(root.tag)[1:-1]}>, expected <map>)")
+        for i, node in enumerate(list(root)):
+            source = node.get("source", "") if node.tag == "tileset" else ""
+            if source.lower().endswith((".tsj", ".json")):
+                try:
+                    embedded = embedded_tileset(node.get("firstgid"), source, self.path.parent, self.read_tsj)
+                except JsonProblem as exc:
+                    raise self.error(f"tileset {shown(source)}", str(exc)) from None
+                root.remove(node)
+                root.insert(i, embedded)
+        if root.get("infinite", "0") in ("1", "true"):
+            self.bound_infinite(root)
+        templates: dict[str, ET.Element] = {}
+        for node in root.iter("object"):
+            if node.get("template"):
+                self.apply_template(root, node, templates)
         return root
+
+    def bound_infinite(self, root: ET.Element) -> None:
+        """An infinite map (tile layers in chunks) made a fixed-size one: the smallest rectangle of tiles
+        holding every chunk, each layer's chunks laid into it as CSV, and every object and layer offset
+        moved by the same amount (so the map plays as Tiled shows it). Sizes are checked against the
+        limits before any grid is built."""
+        tw, th = self.whole(root, "tilewidth"), self.whole(root, "tileheight")
+        layers = [n for n in root.iter("layer")]
+        boxes = []
+        for layer in layers:
+            data = layer.find("data")
+            for ch in (data.findall("chunk") if data is not None else []):
+                box = [self.whole(ch, k, "") for k in ("x", "y", "width", "height")]
+                if None in box or box[2] <= 0 or box[3] <= 0 or box[2] * box[3] > LIMITS.map_tiles:
+                    raise self.error(f"layer {shown(layer.get('name', '?'))}", "has a chunk whose position or "
+                                     "size is not a whole number; re-save the map from Tiled")
+                boxes.append(box)
+        if not boxes or not tw or not th:
+            left = top = 0
+            cols = rows = 1
+        else:
+            left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+            cols = max(b[0] + b[2] for b in boxes) - left
+            rows = max(b[1] + b[3] for b in boxes) - top
+        if cols > LIMITS.map_side or rows > LIMITS.map_side or cols * rows > LIMITS.map_tiles:
+            raise self.error("", f"the infinite map's chunks span {cols}x{rows} tiles, over the limits (at most "
+                                 f"{LIMITS.map_side} tiles a side and {LIMITS.map_tiles} tiles)")
+        root.set("infinite", "0")
+        root.set("width", str(cols))
+        root.set("height", str(rows))
+        for layer in layers:
+            label = f"layer {shown(layer.get('name', '?'))}"
+            grid = np.zeros((rows, cols), dtype=np.uint32)
+            data = layer.find("data")
+            if data is not None:
+                for ch in data.findall("chunk"):
+                    x, y, w, h = (self.whole(ch, k, "") for k in ("x", "y", "width", "height"))
+                    fake = ET.Element("layer")
+                    piece = ET.SubElement(fake, "data", dict(data.attrib))
+                    piece.text = ch.text
+                    gids = self.read_tile_data(fake, label, w, h)
+                    grid[y - top:y - top + h, x - left:x - left + w] = gids.reshape(h, w)
+                layer.remove(data)
+            layer.set("width", str(cols))
+            layer.set("height", str(rows))
+            layer.attrib.pop("startx", None)
+            layer.attrib.pop("starty", None)
+            new = ET.SubElement(layer, "data", encoding="csv")
+            new.text = "\n" + ",\n".join(",".join(map(str, row)) for row in grid.tolist()) + "\n"
+        dx, dy = -left * (tw or 0), -top * (th or 0)
+        if dx or dy:
+            for group in root.iter("objectgroup"):
+                for obj in group.findall("object"):
+                    for key, d in (("x", dx), ("y", dy)):
+                        try:
+                            obj.set(key, repr(float(obj.get(key, "0")) + d))
+                        except ValueError:
+                            pass  # read_object names it
+            for node in root.iter("imagelayer"):
+                for key, d in (("offsetx", dx), ("offsety", dy)):
+                    try:
+                        node.set(key, repr(float(node.get(key, "0")) + d))
+                    except ValueError:
+                        pass
+
+    def apply_template(self, root: ET.Element, node: ET.Element, cache: dict) -> None:
+        """Fill an object from its template (``.tx``, or ``.tj`` JSON): the template's attributes, shape
+        and properties, each overridden by the object's own -- what Tiled shows. A tile template's gid is
+        moved into the map's copy of its tileset."""
+        source = node.attrib.pop("template")
+        where = f"object {shown(node.get('id', '?'), 20)[1:-1]}"
+        path = self.path.parent / source
+        key = os.path.normpath(path)
+        if key not in cache:
+            if not os.path.isfile(path):
+                raise self.error(where, f"template {shown(source)} not found (looked for {_short(path)})")
+            if source.lower().endswith((".tj", ".json")):
+                try:
+                    doc = parse_json(self.read_capped(path, "template", LIMITS.tileset_bytes), "template")
+                    tree = ET.Element("template")
+                    if isinstance(doc.get("tileset"), dict):
+                        ET.SubElement(tree, "tileset", firstgid=str(doc["tileset"].get("firstgid", "")),
+                                      source=str(doc["tileset"].get("source", "")))
+                    layer = map_tree({"type": "map", "layers": [{"type": "objectgroup", "objects": [
+                        doc.get("object")]}]}, path.parent, self.read_tsj)
+                    tree.extend(layer.find("objectgroup"))
+                except JsonProblem as exc:
+                    raise self.error(f"template {shown(source)}", str(exc)) from None
+            else:
+                tree = self.parse_xml(path, "template", LIMITS.tileset_bytes)
+            if tree.tag != "template" or tree.find("object") is None:
+                raise self.error(f"template {shown(source)}", "is not a Tiled object template (<template> with "
+                                                             "an <object>)")
+            cache[key] = tree
+        tree = cache[key]
+        template = tree.find("object")
+        own = dict(node.attrib)
+        node.attrib.clear()
+        node.attrib.update({k: v for k, v in template.attrib.items() if k != "id"})
+        node.attrib.update(own)
+        if template.get("gid") and "gid" not in own:
+            node.set("gid", str(self.template_gid(root, tree, template.get("gid"), path.parent, source, where)))
+        shapes = ("point", "ellipse", "polygon", "polyline", "text")
+        if not any(child.tag in shapes for child in node):
+            node.extend(copy.deepcopy(child) for child in template if child.tag in shapes)
+        theirs = template.find("properties")
+        if theirs is not None:
+            mine = node.find("properties")
+            if mine is None:
+                mine = ET.SubElement(node, "properties")
+            named = {p.get("name") for p in mine}
+            mine.extend(copy.deepcopy(p) for p in theirs if p.get("name") not in named)
+
+    def template_gid(self, root: ET.Element, tree: ET.Element, gid_text: str, folder: Path, source: str,
+                     where: str) -> int:
+        ts = tree.find("tileset")
+        gid = self.whole(tree.find("object"), "gid")
+        first = self.whole(ts, "firstgid", "") if ts is not None else None
+        if ts is None or gid is None or first is None or not ts.get("source"):
+            raise self.error(where, f"its template {shown(source)} shows a tile without its tileset")
+        want = os.path.normpath(folder / ts.get("source"))
+        for mts in root.findall("tileset"):
+            if mts.get("source") and os.path.normpath(self.path.parent / mts.get("source")) == want:
+                mfirst = self.whole(mts, "firstgid", "")
+                if mfirst is not None:
+                    flags, local = gid & ~_GID_MASK, (gid & _GID_MASK) - first
+                    return flags | (mfirst + local)
+        raise self.error(where, f"its template {shown(source)} shows a tile of {shown(ts.get('source'))}, a "
+                                "tileset the map does not use; add that tileset to the map")
+
+    def read_capped(self, path: Path, what: str, limit: int) -> bytes:
+        where = "" if path == self.path else f"tileset {shown(path.name)}"
+        try:
+            return read_bytes(path, f"{what} file", limit)
+        except FileProblem as exc:
+            raise self.error(where, str(exc).removeprefix(f"{path}: ")) from None
+
+    def read_tsj(self, path: Path) -> dict:
+        """A JSON tileset file's object; any problem names the file."""
+        try:
+            return parse_json(self.read_capped(path, "tileset", LIMITS.tileset_bytes), "tileset")
+        except JsonProblem as exc:
+            raise self.error(f"tileset {shown(path.name)}", str(exc)) from None
 
     def parse_xml(self, path: Path, what: str, limit: int) -> ET.Element:
         where = "" if path == self.path else str(path)
@@ -265,6 +436,9 @@ class _Loader:
             data = read_bytes(path, f"{what} file", limit)
         except FileProblem as exc:  # its text starts with the path; ours adds the map's
             raise self.error(where, str(exc).removeprefix(f"{path}: ")) from None
+        if b"<!DOCTYPE" in data or b"<!ENTITY" in data:  # an entity may expand a KB into gigabytes
+            raise self.error(where, "declares a DOCTYPE or XML entities, which Tiled never writes (and which "
+                                    "can expand into gigabytes); remove them or re-save the file from Tiled")
         try:
             return ET.fromstring(data)
         except ET.ParseError as exc:
@@ -381,8 +555,6 @@ class _Loader:
             raise self.error(label, f"firstgid = {firstgid} must be 1 or more (and below {_GID_MASK + 1}); "
                                     "gid 0 means 'no tile'. Re-save the map from Tiled")
         if source:
-            if source.lower().endswith((".tsj", ".json")):
-                raise self.error(label, "JSON tilesets are not supported; save it as .tsx")
             if not source.lower().endswith(".tsx"):
                 raise self.error(label, "is not a .tsx file; save the tileset as a .tsx (Tiled: Export "
                                         "Tileset As..., 'Tiled tileset files (*.tsx)')")
@@ -410,7 +582,7 @@ class _Loader:
         image = tsx.find("image")
         if image is not None:
             self.check_image(image, tsx_path, where)
-            self.check_grid(image, tw, th, where)
+            self.check_grid(tsx, image, tsx_path, tw, th, where)
         tiles: dict[int, tuple[str, dict[str, _Prop]]] = {}
         sizes: dict[int, tuple[int, int]] = {}
         for tile in tsx.findall("tile"):
@@ -440,16 +612,39 @@ class _Loader:
         if not os.path.isfile(tsx_path.parent / src):
             raise self.error(where, f"image {shown(src)} not found (looked for {_short(tsx_path.parent / src)})")
 
-    def check_grid(self, image: ET.Element, tw: int, th: int, where: str) -> None:
-        """pytmx cuts a tileset image into tiles by the image's declared size: keep that count bounded."""
+    def check_grid(self, tsx: ET.Element, image: ET.Element, tsx_path: Path, tw: int, th: int,
+                   where: str) -> None:
+        """pytmx cuts a tileset image into tiles by the image's declared size, margin and spacing: keep
+        that count bounded, the steps positive, and the declared size the image's own (a larger one would
+        cut past its edge). An image without a size (older Tiled) gets the one its file states."""
+        image_path = tsx_path.parent / image.get("source", "")
+        if image.get("width") is None or image.get("height") is None:
+            real = _image_size(image_path)
+            if real is None or tsx_path != self.path:  # pytmx reads a .tsx itself: it must state the size
+                raise self.error(where, "the tileset image has no width and height; re-save the tileset "
+                                        "from Tiled")
+            image.set("width", str(real[0]))
+            image.set("height", str(real[1]))
         w, h = self.whole(image, "width"), self.whole(image, "height")
         if w is None or h is None or w < 0 or h < 0:
             raise self.error(where, "the tileset image's width or height is not a whole number")
         if tw <= 0 or th <= 0:
             raise self.error(where, f"tiles of {tw}x{th} px have no size")
-        if (w // tw) * (h // th) > LIMITS.tileset_tiles:
+        for key in ("spacing", "margin"):  # pytmx steps through the image by tile + spacing from margin
+            v = self.whole(tsx, key)
+            if v is None or not 0 <= v <= LIMITS.tile_size:
+                raise self.error(where, f"{key} = {shown(tsx.get(key), 20)} must be a whole number of px from 0 "
+                                        f"to {LIMITS.tile_size}")
+        spacing, margin = self.whole(tsx, "spacing"), self.whole(tsx, "margin")
+        across = max(0, (w - 2 * margin + spacing) // (tw + spacing))
+        down = max(0, (h - 2 * margin + spacing) // (th + spacing))
+        if across * down > LIMITS.tileset_tiles:
             raise self.error(where, f"a {w}x{h} px image of {tw}x{th} px tiles holds over "
                                     f"{LIMITS.tileset_tiles} tiles, the limit")
+        real = _image_size(image_path)
+        if real is not None and real != (w, h):
+            raise self.error(where, f"the image {shown(image.get('source'))} is {real[0]}x{real[1]} px, but the "
+                                    f"tileset says {w}x{h} px; re-save the tileset from Tiled so they agree")
 
     def read_collision(self, ts: _Tileset, tile_size: int) -> None:
         for local, (cls, props) in sorted(ts.tiles.items()):
@@ -660,9 +855,6 @@ class _Loader:
         oid = self.whole(node, "id") or 0
         name = node.get("name", "")
         where = f"object {oid}" + (f" {shown(name)}" if name else "")
-        if node.get("template"):
-            raise self.error(where, f"uses the template {shown(node.get('template'))}, which this game does "
-                                    "not read; detach it in Tiled (right-click > Detach Template)")
         try:
             x, y = float(node.get("x", "0")), float(node.get("y", "0"))
             w, h = float(node.get("width", "0")), float(node.get("height", "0"))
@@ -991,6 +1183,7 @@ class _Loader:
                                                                                                   cols).tolist()
                 node = layer.node.find("data")
                 node.text, node.attrib = "", {"encoding": "base64"}  # pytmx reads an empty layer
+            self.ready_for_pytmx(root)
             tmx.parse_xml(root)
             nodes = root.findall(".//layer")  # the order pytmx made its tile layers in
             for layer, node in zip([t for t in tmx.layers if isinstance(t, pytmx.TiledTileLayer)], nodes,
@@ -998,12 +1191,40 @@ class _Loader:
                 if id(node) in data:
                     layer.data = data.pop(id(node))
             return tmx
+        except LevelError:
+            raise
         except Exception as exc:  # pytmx raises bare Exception/KeyError/ValueError; keep it one line
             reason = " ".join(str(exc).split()) or type(exc).__name__
             hint = ""
             if images and ("mode" in reason or "display" in reason):
                 hint = " (images=True needs pygame.display.set_mode() first)"
             raise self.error("", f"pytmx could not load the map: {reason}{hint}") from None
+
+    def ready_for_pytmx(self, root: ET.Element) -> None:
+        """Every attribute pytmx casts must cast, or the error names the element it is on (pytmx's own
+        says only "invalid literal for int()"). Fractional layer offsets, which Tiled writes and this
+        loader reads, are rounded to the whole px pytmx (and the renderer) draws at."""
+        import pytmx
+
+        casts = pytmx.pytmx.types
+        for node in root.iter():
+            for key, value in node.attrib.items():
+                cast = casts.get(key)
+                if cast is None:
+                    continue
+                if key in ("offsetx", "offsety"):
+                    try:
+                        number = float(value)
+                    except ValueError:
+                        number = math.nan
+                    if math.isfinite(number):
+                        node.set(key, str(round(number)))
+                        continue
+                try:
+                    cast(value)
+                except (ValueError, TypeError, OverflowError):
+                    raise self.error(_label(node), f"{key}={shown(value, 40)} is not "
+                                                   f"{'a whole number' if cast is int else 'a number'}") from None
 
     def attach_gids(self, level: LevelData) -> None:
         """Give tile objects the pytmx gid the renderer draws them with."""
@@ -1065,6 +1286,29 @@ def _csv_gids(text: str, expected: int) -> np.ndarray | None:
     if values.size != expected or (expected and (values.min() < 0 or values.max() > 0xFFFFFFFF)):
         return None
     return values.astype(np.uint32)
+
+
+def _label(node: ET.Element) -> str:
+    """How an error names a map element: ``layer 'ground'``, ``tileset 'tiles'``, ``object 12``."""
+    tag = node.tag
+    if tag in ("layer", "objectgroup", "imagelayer", "group"):
+        return f"layer {shown(node.get('name', '?'))}"
+    if tag in ("object", "tileset"):
+        return f"{tag} {shown(node.get('name') or node.get('id', '?'))}"
+    return f"<{shown(tag, 20)[1:-1]}>"
+
+
+def _image_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) from a PNG's header (its first 24 bytes), or None for another format or a file
+    that cannot be read (the renderer's image loader then reports it)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(24)
+    except OSError:
+        return None
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
 
 
 def _short(path, most: int = 160) -> str:

@@ -14,20 +14,38 @@ Nothing is ever lost:
   rest dropped, and the original is copied to a backup first. A save that cannot be read at all is moved
   to a backup and the game starts fresh. Backups are never overwritten: ``progress.json.bak``, then
   ``progress.json.bak.2``, ``.bak.3``... (a save identical to an existing backup is not copied again).
+  A backup is written whole to a temp file and only then linked into place; a damaged save whose backup
+  cannot be written whole (a full disk) is never replaced.
+- Two games open on one save both keep their progress: each save re-reads the file under an advisory lock
+  (``flock`` on the save's folder), adds the completions and totals played since this game last read it,
+  keeps the better best time / coins / deaths and every unlocked level, and writes the merge.
+- The save is written as compact JSON (one field a line, one level a line): a large field this version
+  does not know goes back at the size it was read.
+- A ``progress.json`` that is a symbolic link is neither read nor written through (one line says so); an
+  unreadable one (permissions) is left as it is and never saved over.
 Every such event is reported in one line.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import math
 import os
+import stat
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .userfiles import FileProblem, decode_text, printable, read_bytes, size_text, write_atomic
+
+try:
+    import fcntl
+except ImportError:  # Windows: saves are still atomic, but two games on one save are not merged
+    fcntl = None
 
 __all__ = ["APP_NAME", "data_dir", "Progress", "LevelRecord", "load_progress", "save_progress", "save_path",
            "MAX_SAVE_BYTES"]
@@ -75,6 +93,9 @@ class Progress:
     options: object = None
     totals: object = None
     extra: dict = field(default_factory=dict)  # top-level fields this version does not know, kept as read
+    # what the file held when this progress was last read or written (its JSON): a save adds what was
+    # played since then to what the file holds now, so two games on one save both keep their completions
+    base: dict | None = field(default=None, repr=False, compare=False)
 
     def record(self, level: str) -> LevelRecord:
         return self.levels.get(level) or LevelRecord()
@@ -127,7 +148,11 @@ def _is_int(v) -> bool:
 
 
 def _is_number(v) -> bool:
-    return (_is_int(v) or isinstance(v, float)) and math.isfinite(v)
+    """A finite int or float; an integer of hundreds of digits is no number a save holds (and
+    ``math.isfinite`` would raise OverflowError on it)."""
+    if _is_int(v):
+        return abs(v) <= 1 << 63
+    return isinstance(v, float) and math.isfinite(v)
 
 
 def _shown(value) -> str:
@@ -190,36 +215,72 @@ def load_progress(path: Path | None = None) -> tuple[Progress, str | None]:
     """Read the save. Returns ``(progress, message)``; ``message`` is one line when something was off
     (no save yet, a salvaged or a corrupt one, a newer version's), else None. Never raises."""
     path = Path(path) if path else save_path()
-    progress, msg = _load(path)
+    with _locked(path.parent):  # another game's save in progress finishes first
+        progress, msg = _load(path)
     return progress, (printable(" ".join(msg.split())) if msg else None)
 
 
 def _load(path: Path) -> tuple[Progress, str | None]:
     _remove_orphans(path)
     try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return Progress(base={}), f"no save yet; progress will be saved to {path}"
+    except OSError as exc:
+        return Progress(), f"cannot read save {path} ({exc.strerror or exc}); starting fresh"
+    if stat.S_ISLNK(st.st_mode):  # its bytes may be anyone's file: never read, copied or written through
+        return Progress(), (f"save {path} is a symbolic link; not reading or writing through it (put the "
+                            "save itself there); progress will not be saved")
+    if stat.S_ISREG(st.st_mode) and st.st_size > MAX_SAVE_BYTES:  # too big to read: move it aside whole
+        return Progress(base={}), _corrupt(path, None, f"{st.st_size:,} bytes, larger than "
+                                                       f"{size_text(MAX_SAVE_BYTES)}")
+    try:
         raw = read_bytes(path, "save", MAX_SAVE_BYTES)
     except FileProblem as exc:
         if exc.missing:
-            return Progress(), f"no save yet; progress will be saved to {path}"
-        if path.is_file():  # too big to read: move it aside whole
-            return Progress(), _corrupt(path, None, f"larger than {size_text(MAX_SAVE_BYTES)}")
-        return Progress(), f"cannot read save ({exc}); starting fresh"
+            return Progress(base={}), f"no save yet; progress will be saved to {path}"
+        if stat.S_ISREG(st.st_mode):  # unreadable (permissions): left as it is, never replaced
+            return Progress(), (f"cannot read save ({exc}); starting fresh; the file is left as it is "
+                                "and progress will not be saved over it")
+        return Progress(base={}), f"cannot read save ({exc}); starting fresh"
     try:
         data = json.loads(decode_text(raw, path, "save"))
         progress, problems = Progress.from_json(data)
     except FileProblem as exc:
-        return Progress(), _corrupt(path, raw, str(exc).removeprefix(f"{path}: "))
+        return Progress(base={}), _corrupt(path, raw, str(exc).removeprefix(f"{path}: "))
     except (ValueError, TypeError, RecursionError) as exc:
-        return Progress(), _corrupt(path, raw, str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return Progress(base={}), _corrupt(path, raw, reason[:120])
+    progress.base = json.loads(json.dumps(progress.to_json()))  # a copy (deepcopy recurses in Python)
     if data["version"] > VERSION:
         kept = _backup(path, raw)
-        return progress, (f"save {path} was written by a newer version of the game (version {data['version']}); "
-                          f"kept what this version reads, and a copy {kept}")
+        return progress, (f"save {path} was written by a newer version of the game (version "
+                          f"{_shown(data['version'])}); kept what this version reads, and a copy {kept}")
     if problems:
         kept = _backup(path, raw)
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         return progress, f"save {path}: dropped {problems[0]}{more}; kept the rest, and the original {kept}"
     return progress, None
+
+
+@contextlib.contextmanager
+def _locked(folder: Path):
+    """Hold an advisory lock (``flock``) on the save's folder: one game at a time reads, merges and
+    writes the save. Without ``fcntl`` (Windows) or a folder yet, nothing is locked."""
+    fd = None
+    if fcntl is not None:
+        try:
+            fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            if fd is not None:
+                os.close(fd)
+            fd = None
+    try:
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # releases the lock
 
 
 def _corrupt(path: Path, raw: bytes | None, reason: str) -> str:
@@ -235,26 +296,40 @@ def _corrupt(path: Path, raw: bytes | None, reason: str) -> str:
 
 def _backup(path: Path, raw: bytes | None) -> str:
     """Keep the save's bytes under the first free ``progress.json.bak[.N]`` name -- never over an
-    existing backup -- unless one already holds exactly these bytes. Returns "kept as NAME" or why not."""
-    for n in range(1, 10_000):
-        bak = path.with_name(path.name + (".bak" if n == 1 else f".bak.{n}"))
-        try:
-            if raw is None:  # too big to have been read: move the file itself, refusing to clobber
-                os.link(path, bak)
-                os.unlink(path)
-            else:
+    existing backup -- unless one already holds exactly these bytes. Returns "kept as NAME" or, when no
+    whole copy could be made (a full disk), "could not keep a copy (why)": a backup is written to a
+    temporary file and linked into place only once complete, so a cut backup never exists."""
+    tmp = None
+    try:
+        if raw is not None:
+            for bak in _backups(path):
                 if bak.is_file() and bak.stat().st_size == len(raw) and bak.read_bytes() == raw:
                     return f"kept as {bak}"
-                with open(bak, "xb") as f:
-                    f.write(raw)
-                    f.flush()
-                    os.fsync(f.fileno())
+            fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.bak.", suffix=".tmp", dir=path.parent)
+            with os.fdopen(fd, "wb") as f:
+                f.write(raw)
+                f.flush()
+                os.fsync(f.fileno())
+        for bak in _backups(path):
+            try:
+                os.link(tmp if raw is not None else path, bak)  # fails on an existing name: no clobbering
+            except FileExistsError:
+                continue
+            if raw is None:  # too big to have been read: the file itself moves
+                os.unlink(path)
             return f"kept as {bak}"
-        except FileExistsError:
-            continue
-        except OSError as err:
-            return f"could not keep a copy ({err.strerror or err})"
-    return "could not keep a copy (too many backups)"
+        return "could not keep a copy (too many backups)"
+    except OSError as err:
+        return f"could not keep a copy ({err.strerror or err})"
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _backups(path: Path):
+    for n in range(1, 10_000):
+        yield path.with_name(path.name + (".bak" if n == 1 else f".bak.{n}"))
 
 
 def _remove_orphans(path: Path) -> None:
@@ -273,15 +348,149 @@ def _remove_orphans(path: Path) -> None:
 
 
 def save_progress(progress: Progress, path: Path | None = None) -> str | None:
-    """Write atomically. Returns None on success, else a one-line reason (the game keeps running)."""
+    """Write the save, merged with what the file holds now. Returns None on success, else a one-line
+    reason (the game keeps running).
+
+    Under the folder lock: re-read the file, add what was played since ``progress.base`` (completions,
+    totals) to it, keep the better best times / coins / deaths and every unlocked level, write it
+    atomically, and update ``progress`` to the merged save (so a second game's completions show).
+    A file that does not read cleanly is backed up whole first -- if that fails it is not replaced.
+    A symbolic link, a folder or an unreadable file is left as it is."""
     path = Path(path) if path else save_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and not (path.is_file() or path.is_dir()):  # a FIFO or a socket holds no progress
-            path.unlink()
-        write_atomic(path, json.dumps(progress.to_json(), indent=2) + "\n", "progress")
-        return None
     except OSError as exc:
         return f"cannot save progress to {path} ({exc.strerror or exc})"
-    except FileProblem as exc:  # "PATH: cannot write the progress (No space left on device)"
-        return str(exc)
+    with _locked(path.parent):
+        try:
+            return _save(progress, path)
+        except OSError as exc:
+            return f"cannot save progress to {path} ({exc.strerror or exc})"
+        except FileProblem as exc:  # "PATH: cannot write the progress (No space left on device)"
+            return str(exc)
+
+
+def _save(progress: Progress, path: Path) -> str | None:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    disk = None
+    if st is not None:
+        if stat.S_ISLNK(st.st_mode):
+            return (f"{path}: the save is a symbolic link; not writing through it (put the save itself "
+                    "there); progress not saved")
+        if stat.S_ISDIR(st.st_mode):
+            return f"{path}: is a folder; cannot save progress there"
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or a socket holds no progress
+            path.unlink()
+        elif st.st_size > MAX_SAVE_BYTES:
+            kept = _backup(path, None)
+            if kept.startswith("could not"):
+                return f"cannot save progress to {path}: it is over {size_text(MAX_SAVE_BYTES)} and {kept}"
+        else:
+            try:
+                raw = read_bytes(path, "save", MAX_SAVE_BYTES)
+            except FileProblem as exc:
+                return f"cannot save progress ({exc}); the file is left as it is"
+            disk, clean = _parse(raw, path)
+            if not clean:
+                kept = _backup(path, raw)
+                if kept.startswith("could not"):
+                    why = kept.removeprefix("could not keep a copy ")
+                    return (f"cannot save progress to {path}: it holds a damaged or newer save, and a whole "
+                            f"copy of it could not be kept first {why}; it is left as it is")
+    merged = _merge(progress, disk)
+    doc = merged.to_json()
+    text = _dumps(doc)
+    size = len(text.encode("utf-8"))
+    if size > MAX_SAVE_BYTES:
+        theirs = size - len(_dumps(Progress(merged.unlocked, merged.levels).to_json()).encode("utf-8"))
+        return (f"cannot save progress to {path}: the save would be {size:,} bytes, over the "
+                f"{size_text(MAX_SAVE_BYTES)} limit ({theirs:,} of them in fields this version does not "
+                "know or in options/totals); the file is left as it is")
+    write_atomic(path, text, "progress")
+    progress.unlocked, progress.levels = merged.unlocked, merged.levels
+    progress.options, progress.totals, progress.extra = merged.options, merged.totals, merged.extra
+    progress.base = json.loads(text)
+    return None
+
+
+def _parse(raw: bytes, path: Path) -> tuple[Progress | None, bool]:
+    """The save on disk for a merge: (progress or None, whether it read cleanly)."""
+    try:
+        data = json.loads(decode_text(raw, path, "save"))
+        disk, problems = Progress.from_json(data)
+    except (FileProblem, ValueError, TypeError, RecursionError):
+        return None, False
+    return disk, not problems and data["version"] <= VERSION
+
+
+def _merge(mine: Progress, disk: Progress | None) -> Progress:
+    """``disk`` plus what ``mine`` changed since ``mine.base``."""
+    if disk is None:
+        return Progress(set(mine.unlocked), {k: copy.copy(v) for k, v in mine.levels.items()},
+                        mine.options, mine.totals, dict(mine.extra))
+    base, _ = Progress.from_json(mine.base) if mine.base else (Progress(), [])
+    out = Progress(disk.unlocked | mine.unlocked, {}, _changed(mine.options, base.options, disk.options),
+                   _merge_totals(mine.totals, base.totals, disk.totals),
+                   _merge_extra(mine.extra, base.extra, disk.extra))
+    for name in sorted(set(disk.levels) | set(mine.levels)):
+        d, m, b = disk.levels.get(name), mine.levels.get(name), base.levels.get(name) or LevelRecord()
+        if m is None or d is None:
+            out.levels[name] = copy.copy(m or d)
+            continue
+        out.levels[name] = LevelRecord(
+            best_time=_least(d.best_time, m.best_time), best_coins=max(d.best_coins, m.best_coins),
+            best_deaths=_least(d.best_deaths, m.best_deaths),
+            completions=min(MAX_COUNT, d.completions + max(0, m.completions - b.completions)),
+            extra=_merge_extra(m.extra, b.extra, d.extra))
+    return out
+
+
+def _least(a, b):
+    return b if a is None else a if b is None else min(a, b)
+
+
+def _changed(mine, base, disk):
+    """``mine`` if this game changed it since it read the file, else what the file holds now."""
+    return mine if mine != base else disk
+
+
+def _merge_extra(mine: dict, base: dict, disk: dict) -> dict:
+    out = dict(disk)
+    for key, value in mine.items():
+        if key not in disk or value != base.get(key):
+            out[key] = value
+    return out
+
+
+def _merge_totals(mine, base, disk):
+    """Totals add up: the file's, plus what this game played since it read the file."""
+    if not (isinstance(mine, dict) and isinstance(disk, dict)):
+        return _changed(mine, base, disk)
+    base = base if isinstance(base, dict) else {}
+    out = _merge_extra(mine, base, disk)
+    for key, value in mine.items():
+        was, now = base.get(key, 0), disk.get(key)
+        if now is None or value == was or not all(_is_number(v) for v in (value, was, now)):
+            continue
+        total = now + (value - was)
+        out[key] = round(total, 3) if isinstance(total, float) else total
+    return out
+
+
+def _dumps(doc: dict) -> str:
+    """The save as JSON: one top-level field a line, one level a line, each value compact -- a field
+    this version does not know is written back at the size it was read (not indented into megabytes)."""
+    def one(v) -> str:
+        return json.dumps(v, separators=(",", ":"))
+
+    lines = []
+    for key, value in doc.items():
+        if key == "levels" and isinstance(value, dict) and value:
+            inner = ",\n".join(f"    {one(name)}: {one(rec)}" for name, rec in value.items())
+            lines.append(f"  {one(key)}: {{\n{inner}\n  }}")
+        else:
+            lines.append(f"  {one(key)}: {one(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"

@@ -15,11 +15,13 @@ import os
 import re
 import stat
 import tempfile
+import time
 import tomllib
 from pathlib import Path
 
-__all__ = ["CliError", "FileProblem", "read_bytes", "read_text", "decode_text", "parse_toml", "write_atomic",
-           "atomic_output", "printable", "shown", "size_text"]
+__all__ = ["CliError", "FileProblem", "read_bytes", "read_settled", "read_when_settled", "read_text",
+           "decode_text", "parse_toml", "write_atomic", "atomic_output", "target_status", "printable", "shown",
+           "size_text"]
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
@@ -126,6 +128,48 @@ def read_bytes(path: str | os.PathLike, what: str, limit: int) -> bytes:
         os.close(fd)
 
 
+SETTLE_S = 0.1  # s a watched file must have stood unchanged before it is believed whole
+
+
+def read_settled(path: str | os.PathLike, what: str, limit: int, settle: float = SETTLE_S) -> bytes | None:
+    """:func:`read_bytes` for a file another program may be writing right now (the feel file, the
+    controls file): the bytes only if the read is complete and stable -- the file's identity, size and
+    modification time are the same before and after the read, the bytes read are as many as its size,
+    and it was last modified at least ``settle`` seconds ago (an editor writing it in pieces has paused
+    that long). Returns None when the file is still being written: read again later. Raises
+    :class:`FileProblem` like :func:`read_bytes`."""
+    def stamp():
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+    before = stamp()
+    data = read_bytes(path, what, limit)
+    after = stamp()
+    if before is None or before != after or len(data) != after[2]:
+        return None if not _is_devnull_path(Path(path)) else data
+    age = time.time() - after[3] / 1e9
+    # an empty file is most likely one truncated for a rewrite: it must stand still longer; a stamp from
+    # the future (a clock skew) cannot be waited out: believe it
+    if 0 <= age < (settle if data else 5 * settle):
+        return None
+    return data
+
+
+def read_when_settled(path: str | os.PathLike, what: str, limit: int, wait: float = 0.5) -> bytes:
+    """:func:`read_settled`, waiting up to ``wait`` seconds for a file being written to settle (a file
+    read once, at start: the controls file). A file still changing after that is read as it is."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        data = read_settled(path, what, limit)
+        if data is not None:
+            return data
+        time.sleep(0.01)
+    return read_bytes(path, what, limit)
+
+
 def decode_text(data: bytes, path: str | os.PathLike, what: str) -> str:
     """UTF-8 text (a leading byte-order mark dropped); a bad byte is named by line and offset."""
     try:
@@ -173,24 +217,22 @@ def parse_toml(text: str, source: str) -> dict:
 def atomic_output(path: str | os.PathLike, what: str, *, binary: bool = False):
     """``with atomic_output(path, "trace") as f: f.write(...)``: a file object on a temporary file beside
     ``path`` (``NAME.XXXX.tmp``) that replaces ``path`` when the block ends without an error (flushed and
-    synced first). On any error the temporary file is removed and ``path`` is untouched; an ``OSError``
-    (a full disk, a missing folder, no permission) becomes a :class:`FileProblem` naming ``path``.
-    An existing device (``/dev/null``, a terminal) is written to directly; a FIFO or a socket is refused
-    (opening it would wait for a reader)."""
+    synced, then renamed over ``path``, then the folder synced). On any error -- a full disk, a missing
+    folder, no permission, an interrupt -- the temporary file is removed and ``path`` is untouched; an
+    ``OSError`` becomes a :class:`FileProblem` naming ``path``.
+
+    Refused in one line, before anything is written: a ``path`` that is a symbolic link (it would
+    replace or write through to a file elsewhere), a FIFO or a socket (opening it would wait for a
+    reader), a device and a folder. ``/dev/null`` alone is written to directly: "throw it away"."""
     path = Path(path)
     opts = {} if binary else {"encoding": "utf-8", "newline": ""}
     tmp = None
     try:
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
-            st = None
-        if st is not None and (stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)):
-            with open(path, "wb" if binary else "w", **opts) as f:  # /dev/null, a terminal
+        st = target_status(path, what)
+        if st is not None and _is_devnull(st):
+            with open(os.devnull, "wb" if binary else "w", **opts) as f:
                 yield f
             return
-        if st is not None and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
-            raise FileProblem(f"{path}: is {_kind(st.st_mode)}; give a file name for the {what}")
         fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
         os.chmod(tmp, stat.S_IMODE(st.st_mode) if st is not None else _new_file_mode())
         with os.fdopen(fd, "wb" if binary else "w", **opts) as f:
@@ -199,12 +241,56 @@ def atomic_output(path: str | os.PathLike, what: str, *, binary: bool = False):
             os.fsync(f.fileno())
         os.replace(tmp, path)
         tmp = None
+        _sync_folder(path.parent)
     except OSError as exc:
         raise FileProblem(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def target_status(path: Path, what: str) -> os.stat_result | None:
+    """The ``lstat`` of a file about to be replaced (None when it does not exist yet), or a
+    :class:`FileProblem` when it is something a write must not go to: a symbolic link, a FIFO, a socket,
+    a device other than ``/dev/null``, a folder."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise FileProblem(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(st.st_mode):
+        if os.path.abspath(path) == os.devnull or _is_devnull_path(path):
+            return os.stat(path)
+        raise FileProblem(f"{path}: is a symbolic link; refusing to write the {what} through it "
+                          "(give the real file's name)")
+    if stat.S_ISREG(st.st_mode) or _is_devnull(st):
+        return st
+    if stat.S_ISDIR(st.st_mode):
+        raise FileProblem(f"{path}: is a folder; give a file name for the {what}")
+    raise FileProblem(f"{path}: is {_kind(st.st_mode)}; give a file name for the {what}")
+
+
+def _is_devnull_path(path: Path) -> bool:
+    try:
+        return _is_devnull(os.stat(path))
+    except OSError:
+        return False
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); a folder that cannot be opened (Windows) is skipped."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _new_file_mode() -> int:

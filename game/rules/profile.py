@@ -36,6 +36,8 @@ def _ok(value, f) -> bool:
         return False
     if f.type == "int" and not isinstance(value, int):
         return False
+    if isinstance(value, int) and abs(value) > 1 << 63:  # 401 digits: float() and isfinite() would overflow
+        return False
     if not math.isfinite(value):
         return False
     lo, hi = f.metadata["lo"], f.metadata["hi"]
@@ -96,8 +98,8 @@ class Options(_Section):
 class Totals(_Section):
     NAME = "totals"
 
-    seconds: float = _field(0.0, 0.0, None, "time played in levels, all attempts (s)")
-    deaths: int = _field(0, 0, None, "deaths in levels, all attempts")
+    seconds: float = _field(0.0, 0.0, 1e10, "time played in levels, all attempts (s)")
+    deaths: int = _field(0, 0, 10**9, "deaths in levels, all attempts")
 
     def plus(self, seconds: float, deaths: int) -> Totals:
         return Totals(round(self.seconds + seconds, 3), self.deaths + deaths)

@@ -315,6 +315,9 @@ class App:
         if err:
             print(err)
             self.notice(err, error=True)
+        else:  # the save merged in another game's totals (and perhaps its options): show those
+            self.options, _ = Options.from_json(self.progress.options)
+            self.totals, _ = Totals.from_json(self.progress.totals)
 
     def count_play(self, seconds: float, deaths: int) -> None:
         """Add time played and deaths to the game's totals (saved)."""

@@ -45,7 +45,7 @@ try:
 except ImportError:  # pragma: no cover - very old pygame
     _controller = None
 
-from game.files.userfiles import FileProblem, parse_toml, printable, read_text, shown
+from game.files.userfiles import FileProblem, decode_text, parse_toml, printable, read_when_settled, shown
 
 __all__ = ["Input", "init_devices", "Bindings", "BindingsError", "load_bindings", "config_path",
            "STEP_BUTTONS", "ACTIONS", "MAX_CONTROLS_BYTES"]
@@ -178,7 +178,8 @@ def load_bindings(path: Path | None = None) -> tuple[Bindings, str | None]:
 
 def _load_bindings(path: Path) -> tuple[Bindings, str | None]:
     try:
-        data = parse_toml(read_text(path, "controls file", MAX_CONTROLS_BYTES), str(path))
+        raw = read_when_settled(path, "controls file", MAX_CONTROLS_BYTES)  # never half a rewrite
+        data = parse_toml(decode_text(raw, path, "controls file"), str(path))
     except FileProblem as exc:
         if exc.missing:
             return Bindings.defaults(), None

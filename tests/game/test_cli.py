@@ -365,3 +365,19 @@ def test_a_header_naming_a_file_too_long_for_the_system_is_one_line(tmp_path, ca
     assert main(["--headless", "--replay", str(script)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not found" in err and "internal error" not in err
+
+
+def test_a_recording_of_a_level_with_a_hash_in_its_name_replays(tmp_path, capsys):
+    """--record on boss#2.tmx wrote 'level boss#2.tmx', which --replay refused ('#' read as a comment)."""
+    import shutil
+    for name in ("test_tiles.tsx", "test_tiles.png"):
+        shutil.copy(MAPS / name, tmp_path / name)
+    level = tmp_path / "boss#2.tmx"
+    shutil.copy(MAPS / "flat.tmx", level)
+    script, record = tmp_path / "s.txt", tmp_path / "rec.txt"
+    script.write_text("5 right\n")
+    assert main(["--headless", "--level", str(level), "--inputs", str(script), "--record", str(record)]) == 0
+    first = capsys.readouterr().out
+    assert record.read_text() == 'level "boss#2.tmx"\n5 right\n'
+    assert main(["--headless", "--replay", str(record)]) == 0  # the level found from the header
+    assert capsys.readouterr().out == first

@@ -156,3 +156,46 @@ def test_mark_saved_adopts_the_game_own_write(setup):
     watcher.mark_saved(feel)
     clock.now = 1.0
     assert watcher.poll() is None and watcher.feel is feel
+
+
+WRITER = r"""
+import os, sys, time
+path, rewrites = sys.argv[1], int(sys.argv[2])
+i = 0
+while i < rewrites:  # a fixed count, not a time: the same work on a slow machine
+    value = f"{40 + i % 50}.5"
+    with open(path, "r+b") as f:  # an editor that rewrites in place, in two pieces
+        f.truncate(0)
+        f.write(b"[jump]\nheight = " + value[:1].encode())
+        f.flush()
+        f.write(value[1:].encode() + b"\n")
+    i += 1
+    if i % 100 == 0:
+        time.sleep(0.25)  # now and then a pause, long enough for a whole file to be adopted
+print(i)
+"""
+
+
+def test_a_file_rewritten_in_place_at_a_high_rate_is_only_adopted_whole(tmp_path):
+    import subprocess
+    import sys
+    import time
+    path = tmp_path / "feel.toml"
+    path.write_text("[jump]\nheight = 48.0\n")
+    os.utime(path, (1000, 1000))
+    watcher = FeelWatcher(path, interval=0.0)
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path), "400"], stdout=subprocess.PIPE, text=True)
+    adopted = []
+    while writer.poll() is None:
+        new = watcher.poll()
+        if new is not None:
+            adopted.append(new.jump.height)
+    written = int(writer.stdout.read())
+    time.sleep(0.25)
+    final = watcher.poll()
+    if final is not None:
+        adopted.append(final.jump.height)
+    whole = {40 + i % 50 + 0.5 for i in range(50)}
+    assert written == 400 and adopted, (written, adopted)
+    assert set(adopted) <= whole, sorted(set(adopted) - whole)  # never "height = 4" from half a write
+    assert watcher.feel.jump.height == 40 + (written - 1) % 50 + 0.5  # the last whole file is in use

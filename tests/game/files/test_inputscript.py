@@ -144,3 +144,28 @@ def test_reading_a_binary_file_names_the_line(tmp_path):
     (tmp_path / "s.txt").write_bytes(b"1 right\n\xff\xfe\n")
     with pytest.raises(ScriptError, match=r"s\.txt: line 2: the input script is not UTF-8"):
         read_script(tmp_path / "s.txt")
+
+
+# -- issue 24: any file name the loader accepts reads back from the header ---------------------------------
+
+@pytest.mark.parametrize("name", ["boss#2.tmx", '"quoted".tmx', " lead.tmx", "trail .tmx", "line\u2028sep.tmx", "tab\tin.tmx",
+                                  "é#1.tmx", "a  b.tmx", "new\nline.tmx"])
+def test_a_recorded_header_reads_back_for_an_awkward_file_name(name):
+    script = parse(format_script([Buttons(right=True)] * 3, level=name))
+    assert script.level == name and len(script.steps) == 3
+
+
+@given(st.text(st.characters(blacklist_characters="/\\\x00", blacklist_categories=("Cs",)), max_size=40))
+def test_any_file_name_the_loader_accepts_reads_back(stem):
+    name = stem + ".tmx"
+    assert parse(format_script([Buttons()], level=name)).level == name
+
+
+def test_a_quoted_header_keeps_a_trailing_comment_and_refuses_junk():
+    assert parse('level "boss#2.tmx"  # the boss\n1 -\n').level == "boss#2.tmx"
+    with pytest.raises(ScriptError, match="line 1: unexpected 'x' after the level name"):
+        parse('level "boss.tmx" x\n')
+    with pytest.raises(ScriptError, match="opens a quote it does not close"):
+        parse('level "boss.tmx\n')
+    with pytest.raises(ScriptError, match="without a folder"):
+        parse('level "../up.tmx"\n')

@@ -162,8 +162,8 @@ def test_images_load_with_a_display():
     ("template.tmx", ["object 4", "template 'coin.tx'"]),
     ("list_property.tmx", ["object 4 'sign' (trigger)", "'lines'", "list property"]),
     ("class_property.tmx", ["object 4 'sign' (trigger)", "'style'", "class property"]),
-    ("infinite.tmx", ["infinite maps are not supported"]),
-    ("level.tmj", ["JSON maps are not supported"]),
+    ("infinite.tmx", ["has no spawn"]),  # an infinite map is made bounded, then checked like any map
+    ("level.tmj", ["0x0 px tiles"]),
 ])
 def test_a_broken_map_is_one_line_naming_the_file_and_the_culprit(name, fragments):
     path = ERRORS / name
@@ -386,7 +386,7 @@ def test_a_file_name_too_long_for_the_system_is_one_line(tmp_path, tileset, laye
 
 LEVELS = MAPS.parents[1] / "levels"
 PLAYABLE = sorted(p for p in [*MAPS.glob("*.tmx"), *(MAPS / "tiled").glob("*.tmx"), *LEVELS.glob("*.tmx")]
-                  if p.stem not in ("zstd", "third_party"))
+                  if p.stem not in ("zstd", "third_party", "ext_tsj", "templates", "infinite"))  # pytmx: no .tsj, no infinite maps
 
 
 def _same_pytmx_map(ours, plain):
@@ -493,6 +493,86 @@ def test_numpy_reads_csv_exactly_as_the_cell_by_cell_reading(monkeypatch):
     text = ",\n".join(",".join(str((r * 7 + c) % 300) for c in range(40)) for r in range(30))
     assert _csv_gids(text, 1200).tolist() == _read_csv(text, 40, 30, False, monkeypatch)
     assert _csv_gids(text + ",", 1200) is None and _csv_gids(text.replace("7", "x"), 1200) is None
+
+
+# -- issue 24: limits that hold before pytmx cuts anything, and pytmx failures named -----------------------
+
+def _copy_maps(tmp_path):
+    import shutil
+    for name in ("test_tiles.tsx", "test_tiles.png", "offsets.tmx", "flat.tmx"):
+        shutil.copy(MAPS / name, tmp_path / name)
+    return tmp_path
+
+
+def test_fractional_offsets_on_every_layer_kind_load(tmp_path):
+    """pytmx casts offsetx with int(): '-37.5' was "invalid literal for int()", layer not named."""
+    d = _copy_maps(tmp_path)
+    text = (d / "offsets.tmx").read_text()
+    text = text.replace('<group id="2" name="g" offsetx="4" offsety="2">',
+                        '<group id="2" name="g" offsetx="-37.5" offsety="2.25">')
+    text = text.replace('name="shifted" offsetx="4" offsety="-2"', 'name="shifted" offsetx="4.5" offsety="-2.5"')
+    text = text.replace("</map>", ' <imagelayer id="9" name="sky" offsetx="-37.5" offsety="0.5">'
+                                  '<image source="test_tiles.png" width="64" height="32"/></imagelayer>\n</map>')
+    (d / "offsets.tmx").write_text(text)
+    level = load_level(d / "offsets.tmx")
+    assert level.spawn is not None and level.tmx is not None
+
+
+def _tileset(d, **attrs):
+    text = (d / "test_tiles.tsx").read_text()
+    extra = " ".join(f'{k}="{v}"' for k, v in attrs.items())
+    (d / "test_tiles.tsx").write_text(text.replace('columns="4">', f'columns="4" {extra}>', 1))
+
+
+@pytest.mark.parametrize("attrs, expected", [
+    ({"spacing": "-15"}, "spacing = '-15' must be a whole number of px from 0 to 256"),
+    ({"margin": "-3"}, "margin = '-3' must be a whole number of px from 0 to 256"),
+    ({"spacing": "100000"}, "spacing = '100000' must be a whole number of px from 0 to 256"),
+    ({"margin": "x"}, "margin = 'x' must be a whole number"),
+])
+def test_negative_or_absurd_spacing_and_margin_are_refused_before_pytmx(tmp_path, load_error, attrs, expected):
+    d = _copy_maps(tmp_path)
+    _tileset(d, **attrs)
+    assert expected in load_error(d / "flat.tmx")
+
+
+def test_an_image_whose_declared_size_is_not_its_own_is_refused(tmp_path, load_error):
+    """spacing -15 on a declared 4096 px image: 15 s and 2.2 GB in pytmx's cutting."""
+    d = _copy_maps(tmp_path)
+    text = (d / "test_tiles.tsx").read_text().replace('width="64" height="32"', 'width="4096" height="4096"')
+    (d / "test_tiles.tsx").write_text(text)
+    assert ("the image 'test_tiles.png' is 64x32 px, but the tileset says 4096x4096 px"
+            in load_error(d / "flat.tmx"))
+
+
+def test_an_embedded_tileset_image_without_a_size_takes_the_files(tmp_path, load_error):
+    d = _copy_maps(tmp_path)
+    tsx = (d / "test_tiles.tsx").read_text().split("\n", 1)[1]  # no XML declaration
+    embedded = tsx.replace("<tileset ", '<tileset firstgid="1" ', 1).replace(' width="64" height="32"', "")
+    text = (d / "flat.tmx").read_text()
+    text = text.replace(next(line for line in text.splitlines() if "<tileset" in line), embedded)
+    (d / "flat.tmx").write_text(text)
+    assert load_level(d / "flat.tmx").tmx is not None
+    (d / "test_tiles.tsx").write_text((d / "test_tiles.tsx").read_text().replace(' width="64" height="32"', ""))
+    assert "has no width and height" in load_error(d / "offsets.tmx")  # a .tsx pytmx reads itself
+
+
+def test_xml_entities_are_refused_before_parsing(tmp_path, load_error):
+    """A 21 MB map with a 1 MB entity expanded 1,500 times: "internal error: MemoryError"."""
+    d = _copy_maps(tmp_path)
+    text = (d / "flat.tmx").read_text()
+    text = text.replace("<map ", '<!DOCTYPE map [<!ENTITY big "' + "x" * 1000 + '">]>\n<map ', 1)
+    text = text.replace("<map ", "<map ", 1).replace('name="ground"', 'name="&big;&big;&big;"', 1)
+    (d / "flat.tmx").write_text(text)
+    assert "declares a DOCTYPE or XML entities, which Tiled never writes" in load_error(d / "flat.tmx")
+
+
+def test_an_attribute_pytmx_cannot_read_names_its_layer(tmp_path, load_error):
+    d = _copy_maps(tmp_path)
+    text = (d / "offsets.tmx").read_text().replace('<objectgroup id="3" name="shifted"',
+                                                   '<objectgroup id="3" name="shifted" opacity="half"')
+    (d / "offsets.tmx").write_text(text)
+    assert "layer 'shifted': opacity='half' is not a number" in load_error(d / "offsets.tmx")
 
 
 @pytest.mark.parametrize("cell", ["4294967296", "-3", "-1", "99999999999999999999"])

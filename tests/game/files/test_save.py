@@ -219,3 +219,162 @@ def test_a_full_disk_keeps_the_complete_old_save(data, monkeypatch):
     msg = save_progress(Progress(unlocked={"a", "b"}))
     assert msg == f"{data / 'progress.json'}: cannot write the progress (No space left on device)"
     assert (data / "progress.json").read_bytes() == before and len(list(data.iterdir())) == 1
+
+
+# -- issue 24: two games on one save, backups never cut, sizes kept, symlinks refused ---------------------
+
+def test_two_games_on_one_save_keep_both_completions_and_add_their_totals(data):
+    save_progress(Progress(unlocked={"a.tmx"}))
+    one, _ = load_progress()
+    two, _ = load_progress()
+    one.complete("a.tmx", 20.0, 1, 2, "b.tmx")
+    one.totals = {"seconds": 20.0, "deaths": 2}
+    assert save_progress(one) is None
+    two.complete("c.tmx", 9.0, 0, 0, None)
+    two.complete("a.tmx", 15.0, 3, 4, "b.tmx")
+    two.totals = {"seconds": 30.0, "deaths": 4}
+    assert save_progress(two) is None
+    back, msg = load_progress()
+    assert msg is None and back.unlocked == {"a.tmx", "b.tmx", "c.tmx"}
+    a = back.record("a.tmx")
+    assert (a.completions, a.best_time, a.best_coins, a.best_deaths) == (2, 15.0, 3, 2)
+    assert back.record("c.tmx").completions == 1 and back.totals == {"seconds": 50.0, "deaths": 6}
+    assert two.record("a.tmx").completions == 2  # the game that saved last sees the other's too
+    one.complete("a.tmx", 30.0, 0, 0, None)  # and the first one's next save adds only its new one
+    assert save_progress(one) is None and load_progress()[0].record("a.tmx").completions == 3
+
+
+CONTENDER = """
+import sys
+sys.path.insert(0, {root!r})
+from game.files.save import load_progress, save_progress
+who, rounds = sys.argv[1], int(sys.argv[2])
+p, _ = load_progress()
+for i in range(rounds):
+    p.complete(f"{{who}}{{i % 5}}.tmx", 10.0 + i, 0, 0, None)
+    t = p.totals or {{"seconds": 0.0, "deaths": 0}}  # what this game shows: the merged totals, plus its own
+    p.totals = {{"seconds": t["seconds"] + 1.0, "deaths": t["deaths"] + 1}}
+    if save_progress(p) is not None:
+        sys.exit(3)
+"""
+
+
+def test_two_processes_finishing_levels_on_one_save_lose_no_completion(data, tmp_path):
+    import subprocess
+    import sys
+    root = str(save.Path(save.__file__).resolve().parents[2])
+    code = CONTENDER.format(root=root)
+    env = {**os.environ, "TILEFEEL_DATA_DIR": str(data)}
+    rounds = 20  # tools/stress.py merge runs 100 rounds a process
+    procs = [subprocess.Popen([sys.executable, "-c", code, who, str(rounds)], env=env) for who in "xy"]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    back, msg = load_progress()
+    assert msg is None
+    assert sum(r.completions for r in back.levels.values()) == 2 * rounds
+    assert back.totals == {"seconds": 2.0 * rounds, "deaths": 2 * rounds}
+
+
+def test_a_backup_that_cannot_be_written_whole_keeps_the_damaged_original(data, monkeypatch):
+    """A damaged 28 KB save, a full disk: the .bak held 12 KB and the original was then replaced."""
+    data.mkdir(parents=True)
+    f = data / "progress.json"
+    damaged = json.dumps({"version": 1, "unlocked": ["a"], "levels": {"a": {"best_time": "fast"}},
+                          "notes": "x" * 28_000})
+    f.write_text(damaged)
+    real_fdopen = save.os.fdopen
+
+    class Full:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, b):
+            self.f.write(b[:12288])
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(save.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    p, msg = load_progress()
+    assert "could not keep a copy (No space left on device)" in msg
+    p.complete("b", 5.0, 0, 0, None)
+    msg = save_progress(p)
+    assert msg == (f"cannot save progress to {f}: it holds a damaged or newer save, and a whole copy of it "
+                   "could not be kept first (No space left on device); it is left as it is")
+    assert f.read_text() == damaged and sorted(x.name for x in data.iterdir()) == ["progress.json"]
+    monkeypatch.setattr(save.os, "fdopen", real_fdopen)  # space freed: the copy first, then the save
+    assert save_progress(p) is None
+    assert (data / "progress.json.bak").read_text() == damaged
+    assert load_progress()[0].record("b").completions == 1
+
+
+@pytest.mark.parametrize("value", [list(range(60_000)), "deep"], ids=["300KB", "800deep"])
+def test_an_unknown_large_or_deep_field_round_trips_at_its_size(data, value):
+    if value == "deep":
+        value = json.loads("[" * 800 + "1" + "]" * 800)
+    data.mkdir(parents=True)
+    f = data / "progress.json"
+    f.write_text(json.dumps({"version": 1, "unlocked": [], "future": value}, separators=(",", ":")))
+    before = f.stat().st_size
+    p, msg = load_progress()
+    assert msg is None
+    p.complete("a", 3.0, 0, 0, None)
+    assert save_progress(p) is None
+    assert f.stat().st_size < before + 300
+    p, msg = load_progress()
+    assert msg is None and p.extra["future"] == value
+
+
+def test_a_save_that_would_outgrow_the_limit_says_so_and_keeps_the_file(data):
+    p = Progress(unlocked={"a"})
+    assert save_progress(p) is None
+    p.extra["future"] = "x" * save.MAX_SAVE_BYTES
+    msg = save_progress(p)
+    assert msg.startswith(f"cannot save progress to {data / 'progress.json'}: the save would be 1,048,")
+    assert "over the 1 MB limit" in msg and "fields this version does not know" in msg
+    assert load_progress()[0].unlocked == {"a"}
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="symlinks")
+def test_a_symlinked_save_is_refused_never_read_or_copied(data, tmp_path):
+    data.mkdir(parents=True)
+    secret = tmp_path / "secret.json"
+    secret.write_text('{"version": 1, "unlocked": ["private"]}')
+    os.chmod(secret, 0o600)
+    (data / "progress.json").symlink_to(secret)
+    p, msg = load_progress()
+    assert p.unlocked == set() and "is a symbolic link; not reading or writing through it" in msg
+    p.complete("a", 1.0, 0, 0, None)
+    assert "the save is a symbolic link; not writing through it" in save_progress(p)
+    assert sorted(x.name for x in data.iterdir()) == ["progress.json"]
+    assert secret.read_text() == '{"version": 1, "unlocked": ["private"]}'
+
+
+def test_an_unreadable_save_names_the_real_reason_and_is_never_saved_over(data, monkeypatch):
+    data.mkdir(parents=True)
+    f = data / "progress.json"
+    f.write_text('{"version": 1, "unlocked": ["mine"]}')
+    real = save.read_bytes
+
+    def denied(path, what, limit):
+        raise save.FileProblem(f"{path}: cannot read the save (Permission denied)")
+    monkeypatch.setattr(save, "read_bytes", denied)
+    p, msg = load_progress()
+    assert "Permission denied" in msg and "larger than" not in msg and "left as it is" in msg
+    assert "Permission denied" in save_progress(p)
+    monkeypatch.setattr(save, "read_bytes", real)
+    assert load_progress()[0].unlocked == {"mine"}
+
+
+@pytest.mark.parametrize("doc, problem", [
+    ({"levels": {"a": {"best_time": 10**400}}}, "levels['a'].best_time is 100000000000"),
+    ({"levels": {"a": {"completions": 10**400}}}, "levels['a'].completions is 100000000000"),
+])
+def test_a_401_digit_number_in_a_record_is_named_and_dropped(data, doc, problem):
+    data.mkdir(parents=True)
+    (data / "progress.json").write_text(json.dumps({"version": 1, **doc}))
+    p, msg = load_progress()
+    assert problem in msg and "..." in msg and len(msg) < 400 and p.record("a").best_time is None

@@ -27,7 +27,8 @@ from game.rules.session import Session  # noqa: E402
 ROOT = Path(__file__).resolve().parents[3]
 TILED = ROOT / "tests" / "maps" / "tiled"
 PLAYABLE = ["ext_csv", "ext_zlib", "emb_csv", "emb_base64", "emb_zlib", "emb_gzip", "ext_collection",
-            "emb_collection"]
+            "emb_collection", "empty_tileset_shared_firstgid", "ext_tsj", "templates"]
+JSON_MAPS = ["ext_csv", "emb_zlib", "ext_collection", "emb_collection"]  # written by Tiled as .tmj
 RUN = [Buttons(right=True)] * 300  # over both slopes (the far one flipped), two coins, a sign, the goal
 NO_SPAWN = ("has no spawn; add a point object of class 'spawn' where the player's feet start")
 
@@ -128,5 +129,81 @@ def test_maps_exported_by_tiled_now_play_like_the_committed_ones(tmp_path, refer
     assert set(written) == {p.stem for p in TILED.glob("*.tmx")}
     for name in PLAYABLE:
         assert play(written[name]) == reference, name
+    for name in JSON_MAPS:
+        assert play(tmp_path / f"{name}.tmj") == reference, name
     with pytest.raises(LevelError, match="has no spawn"):
         load_level(written["third_party"])
+
+
+# -- issue 24: Tiled's JSON format, read into the same level data -------------------------------------------
+
+@pytest.mark.parametrize("name", JSON_MAPS)
+def test_a_json_map_written_by_tiled_plays_exactly_like_its_tmx(name, reference):
+    assert play(TILED / f"{name}.tmj") == reference
+    ref, level = load_level(TILED / f"{name}.tmx"), load_level(TILED / f"{name}.tmj")
+    assert np.array_equal(level.grid.kinds, ref.grid.kinds)
+    assert [(c.name, c.x, c.y, c.w, c.h) for c in level.coins] == [(c.name, c.x, c.y, c.w, c.h) for c in ref.coins]
+
+
+@pytest.mark.parametrize("name", JSON_MAPS + ["third_party_spawned"])
+def test_a_json_map_loads_its_images_and_draws(display, name):
+    level = load_level(TILED / f"{name}.tmj", images=True)
+    canvas = pygame.Surface((480, 270))
+    MapRenderer(level).draw(canvas, 0, 0, 0.3)
+    assert len(set(canvas.get_at((x, y))[:3] for x in range(0, 480, 7) for y in range(0, 270, 7))) > 3
+
+
+def test_a_json_map_plays_headless_from_the_command_line():
+    done = _cli("--headless", "--level", TILED / "ext_csv.tmj", "--inputs", os.devnull)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("{", "broken JSON at line 1, column 2"),
+    ("[1, 2]", "not a Tiled map (the JSON is a list, expected an object)"),
+    ('{"type": "tileset"}', "not a Tiled map (\"type\" is 'tileset', expected \"map\")"),
+    ('{"type": "map", "width": 4, "height": 2, "tilewidth": 16, "tileheight": 16, "layers": [7]}',
+     "a layer is a number, expected an object"),
+    ('{"type": "map", "width": 4, "height": 2, "tilewidth": 16, "tileheight": 16,'
+     ' "layers": [{"type": "tilelayer", "name": "g", "width": 4, "height": 2, "data": 5}]}',
+     "layer 'g': data is a number, expected a list of gids or a base64 string"),
+    ('{"type": "map", "width": "ten", "height": 2, "tilewidth": 16, "tileheight": 16, "layers": []}',
+     "map size or tile size is not a whole number"),  # the very line a .tmx with width="ten" gives
+])
+def test_a_broken_json_map_is_one_line_naming_the_file(tmp_path, load_error, text, fragment):
+    path = tmp_path / "bad.tmj"
+    path.write_text(text)
+    assert fragment in load_error(path)
+
+
+def test_a_broken_tsj_tileset_names_it(tmp_path, load_error):
+    import shutil
+    for name in ("ext_tsj.tmx", "test_tiles.png"):
+        shutil.copy(TILED / name, tmp_path / name)
+    (tmp_path / "tiles.tsj").write_text('{"name": "tiles", "tiles": 3}')
+    assert load_error(tmp_path / "ext_tsj.tmx").endswith(
+        "ext_tsj.tmx: tileset 'tiles.tsj': tileset 'tiles': tiles is a number, expected a list")
+
+
+def test_a_template_map_gets_the_templates_objects(tmp_path, load_error):
+    level = load_level(TILED / "templates.tmx")
+    assert sorted(c.name for c in level.coins) == ["c1", "c2"]
+    sign = next(t for t in level.triggers if t.name == "sign")
+    assert (sign.w, sign.h, sign.props.get("message")) == (32.0, 44.0, "Slopes ahead")
+    shutil.copy(TILED / "templates.tmx", tmp_path / "t.tmx")
+    assert "object 2: template 'coin.tx' not found" in load_error(tmp_path / "t.tmx")
+
+
+def test_an_infinite_map_is_made_bounded_and_plays_like_the_fixed_one(reference):
+    level = load_level(TILED / "infinite.tmx")
+    assert (level.grid.width, level.grid.height) == (48 * 16, 32 * 16)  # the chunks' bounds: 3 x 2 chunks
+    assert level.spawn == (24.0 + 11 * 16, 144.0 + 13 * 16)  # moved by the bounds (chunks from -16, -16)
+    got = play(TILED / "infinite.tmx")
+    assert (got["completed"], got["coins"], got["steps"]) == (True, 2, reference["steps"])
+    assert [e["type"] for e in got["events"]] == [e["type"] for e in reference["events"]]
+
+
+def test_an_infinite_map_whose_chunks_span_too_much_is_one_line(tmp_path, load_error):
+    text = (TILED / "infinite.tmx").read_text().replace('<chunk x="16" y="-16"', '<chunk x="99999" y="-16"', 1)
+    (tmp_path / "far.tmx").write_text(text)
+    assert "the infinite map's chunks span" in load_error(tmp_path / "far.tmx")

@@ -114,3 +114,61 @@ def test_a_fifo_as_an_output_is_refused_instead_of_waiting_for_a_reader(tmp_path
     os.mkfifo(fifo)
     with pytest.raises(FileProblem, match=r"is a FIFO \(named pipe\); give a file name for the trace"):
         write_atomic(fifo, "x", "trace")
+
+
+@posix_only
+def test_a_symlink_as_an_output_is_refused_and_the_file_it_points_to_is_untouched(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("keep me\n")
+    link = tmp_path / "route.txt"
+    link.symlink_to(secret)
+    with pytest.raises(FileProblem) as err:
+        write_atomic(link, "overwritten\n", "route")
+    assert str(err.value) == (f"{link}: is a symbolic link; refusing to write the route through it "
+                              "(give the real file's name)")
+    assert secret.read_text() == "keep me\n" and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["route.txt", "secret.txt"]
+
+
+@posix_only
+def test_a_device_other_than_dev_null_is_refused(tmp_path):
+    with pytest.raises(FileProblem, match=r"^/dev/zero: is a device; give a file name for the screenshot$"):
+        write_atomic("/dev/zero", b"x", "screenshot")
+
+
+def test_a_folder_as_an_output_is_refused_in_one_line(tmp_path):
+    with pytest.raises(FileProblem, match=r"is a folder; give a file name for the trace$"):
+        write_atomic(tmp_path, "x", "trace")
+
+
+def test_an_interrupt_mid_write_leaves_the_old_file_and_no_temp(tmp_path):
+    f = tmp_path / "save.json"
+    f.write_text("old\n")
+    with pytest.raises(KeyboardInterrupt):
+        with atomic_output(f, "progress") as out:
+            out.write("new")
+            raise KeyboardInterrupt
+    assert f.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["save.json"]
+
+
+def test_a_settled_read_waits_out_a_file_being_written(tmp_path):
+    f = tmp_path / "feel.toml"
+    f.write_text("[jump]\nheight = 4")  # half of "height = 48.5", just written
+    assert userfiles.read_settled(f, "feel file", 1000) is None  # too fresh to believe
+    os.utime(f, (1000, 1000))
+    assert userfiles.read_settled(f, "feel file", 1000) == b"[jump]\nheight = 4"
+
+
+def test_a_settled_read_refuses_a_file_that_changes_while_it_is_read(tmp_path, monkeypatch):
+    f = tmp_path / "feel.toml"
+    f.write_text("[jump]\nheight = 48.5\n")
+    os.utime(f, (1000, 1000))
+    real = userfiles.read_bytes
+
+    def racing(path, what, limit):
+        data = real(path, what, limit)
+        f.write_text("[jump]\nheight = 4")  # the editor rewrites it meanwhile
+        os.utime(f, (1001, 1001))
+        return data
+    monkeypatch.setattr(userfiles, "read_bytes", racing)
+    assert userfiles.read_settled(f, "feel file", 1000) is None

@@ -261,3 +261,20 @@ def test_the_shipped_replays_give_the_verdict_in_one_simulation_each():
     for level in json.loads(done.stdout)["levels"]:
         assert level["source"] == f"known {ROOT / 'levels' / 'replays' / level['level'].replace('.tmx', '.txt')}"
         assert level["outcome"] == "finished" and level["steps"] == level["route_steps"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs and symlinks are POSIX")
+def test_a_route_target_that_is_a_fifo_or_a_symlink_is_refused_in_one_line(write_map, tmp_path):
+    level = write_map("easy.tmx", EASY)
+    routes = tmp_path / "routes"
+    routes.mkdir()
+    os.mkfifo(routes / "easy.txt")  # writing into it would wait for a reader forever
+    line = one_line_error(game("check", level, "--routes", routes))
+    assert line == f"error: {routes / 'easy.txt'}: is a FIFO (named pipe); give a file name for the route"
+    (routes / "easy.txt").unlink()
+    other = tmp_path / "precious.txt"
+    other.write_text("keep\n")
+    (routes / "easy.txt").symlink_to(other)
+    line = one_line_error(game("check", level, "--routes", routes))
+    assert "is a symbolic link; refusing to write the route through it" in line
+    assert other.read_text() == "keep\n" and sorted(p.name for p in routes.iterdir()) == ["easy.txt"]

@@ -3,6 +3,7 @@ one line and its default, never a lost save."""
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,7 +59,7 @@ def test_a_section_that_is_not_an_object_is_reported_and_defaulted():
     assert opts == Options() and problems == ["options is [1, 2], expected an object; using the defaults"]
     totals, problems = Totals.from_json({"seconds": -3, "deaths": 2.5})
     assert totals == Totals() and len(problems) == 2
-    assert problems[0] == "totals.seconds is -3, expected a number >= 0; using 0.0"
+    assert problems[0] == "totals.seconds is -3, expected a number from 0 to 1e+10; using 0.0"
 
 
 def test_the_app_reports_bad_options_in_one_line_and_starts(tmp_path, monkeypatch, capsys):
@@ -94,3 +95,11 @@ def test_any_options_object_reads_without_raising_and_round_trips(data):
     assert len(problems) == sum(1 for k, v in data.items() if k == "x" or getattr(opts, k) != v or
                                 type(v) is not type(getattr(opts, k)))
     assert Options.from_json(opts.to_json()) == (opts, [])
+
+
+@pytest.mark.parametrize("section, key", [(Options, "music"), (Totals, "deaths"), (Totals, "seconds")])
+@pytest.mark.parametrize("value", [10**400, float("nan"), "7", [7], None])
+def test_huge_nan_and_wrong_types_are_named_and_defaulted(section, key, value):
+    got, problems = section.from_json({key: value})
+    assert got == section() and len(problems) == 1 and problems[0].startswith(f"{section.NAME}.{key} is ")
+    assert len(problems[0]) < 120

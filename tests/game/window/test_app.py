@@ -221,3 +221,43 @@ def test_a_fifo_save_neither_hangs_the_window_nor_stops_sigterm(tmp_path):
             game.wait()
         game.stdout.close()
         game.stderr.close()
+
+
+# -- issue 24: every entry point as careful as headless ----------------------------------------------------
+
+BAD_MAPS = {
+    "03_word_firstgid.tmx": ('<tileset firstgid="1"', '<tileset firstgid="one"'),
+    "04_superscript.tmx": (None, "²"),
+    "05_word_tile_id.tmx": ('<tileset firstgid="1" source="test_tiles.tsx"/>',
+                            '<tileset firstgid="1" name="t" tilewidth="16" tileheight="16" tilecount="2" '
+                            'columns="2"><image source="test_tiles.png" width="32" height="16"/>'
+                            '<tile id="six" type="breakable"><properties><property name="coin" type="bool" '
+                            'value="true"/></properties></tile></tileset>'),
+}
+
+
+def test_bad_maps_in_the_levels_folder_do_not_stop_the_game(levels, capsys):
+    """firstgid="one", a ² in a CSV layer, tile id "six": "internal error: ValueError" at start."""
+    good = (levels / "02_end.tmx").read_text()
+    for name, (old, new) in BAD_MAPS.items():
+        if old is None:  # a superscript two in the CSV data
+            text = good.replace("<data encoding=\"csv\">\n", "<data encoding=\"csv\">\n²,", 1)
+        else:
+            text = good.replace(old, new, 1)
+        assert text != good, name
+        (levels / name).write_text(text, encoding="utf-8")
+    (levels / "06_long_music.tmx").write_text(good.replace(
+        "<properties>", '<properties><property name="music" value="' + "m" * 100_000 + '"/>', 1))
+    a = App(_args())
+    try:
+        assert a.start() is None
+        names = [i.name for i in a.levels]
+        assert set(BAD_MAPS) <= set(names) and all(len(i.title) <= 80 for i in a.levels)
+        music = next(i for i in a.levels if i.name == "06_long_music.tmx")
+        assert music.problem and len(music.problem) < 400
+        tick(a, frames=5)
+    finally:
+        a.close()
+    for name in BAD_MAPS:  # each still says what is wrong when played, in one line
+        line = one_line(window("--headless", "--level", levels / name, "--inputs", os.devnull))
+        assert name in line
