@@ -254,7 +254,6 @@ class World:
             if a.bullet:
                 continue  # moved after everything else (4.)
             was_grounded = a.on_ground
-            blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
             x0, y0 = a.x, a.y
             if isinstance(a, Character):
                 if by_actor:
@@ -262,10 +261,11 @@ class World:
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
                 if a._feel is None:
-                    did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, blockers)
+                    feel, own = self.feel, d
                 else:  # its own feel, at the world's step rate
                     feel, own = a._own_feel(self.feel.physics)
-                    did_jump, did_land, did_drop = control(a, buttons, feel, own, grid, blockers)
+                blockers = st.around(a, d.dt, own.reach) if st is not None and st.crates else platforms
+                did_jump, did_land, did_drop = control(a, buttons, feel, own, grid, blockers, events)
                 if did_jump:
                     jumped.append(a)
                 if did_land:
@@ -273,6 +273,7 @@ class World:
                 if did_drop:
                     dropped.append(a)
             else:
+                blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
                 self._move_plain(a, d, blockers)
             if a.solid:
                 _solids.follow(st, a, x0, y0)
@@ -623,7 +624,14 @@ class World:
             if isinstance(a, Character):
                 since = -1 if a.since_press is None else a.since_press
                 h.update(pack("<4q?", a.facing, a.air_steps, since, a.drop_left, a.jumping))
-                h.update(pack("<5?", *a.held))
+                h.update(pack("<6?", *a.held))
+                since = -1 if a.since_dash is None else a.since_dash
+                wall = a.wall_hit
+                h.update(pack("<9q2d", a.wall_steps, a.wall_side, a.grip_used, a.lock_left, a.lock_dir,
+                              a.dash_left, a.dash_cooldown, a.dashes_spent, since, *a.dash_dir))
+                if wall is not None:
+                    h.update(pack("<2q", *(wall.tile or (-1, -1))))
+                    h.update(pack("<q", which(wall.other)))
                 if a._feel is not None:
                     h.update(repr(a._feel).encode())
         for p in self.platforms:
