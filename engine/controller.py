@@ -47,6 +47,7 @@ __all__ = ["control"]
 NEVER = 1 << 30
 SLIDE_REACH = 1.0  # px: a wall this close (or touching) counts as pushed into, for the wall slide
 _DIAG = math.sqrt(0.5)
+_PROBE_PAST = 1e-3  # px the wall probe looks past its reach
 
 
 def _approach(value: float, target: float, amount: float) -> float:
@@ -303,8 +304,8 @@ def _wall_gap(ch: Character, side: int, reach: float, grid, platforms):
     """``(gap px, Contact)`` of a wall within ``reach`` px on ``side`` (+1 right), or None: a swept probe
     of the X pass (what stops a sideways move is a wall; a slope it would climb is not)."""
     x0, y0 = ch.x, ch.y
-    hit = _motion.move_x(grid, platforms, ch, x0 + side * reach)
-    gap = abs(ch.x - x0)
+    hit = _motion.move_x(grid, platforms, ch, x0 + side * (reach + _PROBE_PAST))  # (a face exactly at reach:
+    gap = abs(ch.x - x0)  # a move ending on it only touches it, so the probe goes a hair further)
     ch.x, ch.y = x0, y0
     if hit is None or hit.normal[0] != -side or gap > reach:
         return None
