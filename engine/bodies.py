@@ -317,7 +317,7 @@ class Character(Actor):
         self.drop_left = 0  # steps one-way platforms are still ignored
         self.jumping = False  # rising from a jump (releasing jump may still cut it)
         # The moves (wall slide, wall jump, dash; see controller.py), all in steps:
-        self.wall_steps = 1 << 30  # steps since the last step that began in the air near a wall
+        self.wall_steps = 1 << 30  # 0 when the last step ended in the air within reach of a wall; counts up after
         self.wall_side = 0  # that wall's side: +1 right, -1 left (0: none yet)
         self.wall_hit = None  # that wall as a Contact (normal, kind, tile / other), or None
         self.grip_used = 0  # steps of wall grip used since the last landing (or wall jump, or dash)

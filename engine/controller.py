@@ -19,11 +19,12 @@ The moves (each off unless the feel turns it on; with all three off a step does 
   jump or a dash renews it. Holding down lets go.
 - wall jump (``wall.jump``): a jump in the air (the ground's coyote window spent) with a wall within
   ``wall.jump_reach`` px kicks off it: ``wall.jump_speed`` away, up to ``wall.jump_height``; for
-  ``lock_steps`` after it horizontal input reads as away from that wall. Wall coyote: a jump pressed on
-  any of the first K steps after the last step that began near the wall (``K = wall_coyote_steps``; at
-  least that step itself) still kicks off it; the jump buffer works as on the ground (a press up to M
-  steps before the step that ends near a wall kicks off on the next). ``wall.climb_jump``: a wall jump
-  while pushing into the wall goes straight up instead of away (no lock).
+  ``lock_steps`` steps (the jump's own included) horizontal input reads as away from that wall. Wall
+  coyote, exact like the ground's: a jump pressed on any of the first K steps after the last step that
+  ended within reach of the wall still kicks off it (``K = wall_coyote_steps``; with K = 0, the next step
+  only). The jump buffer works as on the ground: a press up to M steps before the step that ends
+  within reach (or on it) kicks off on the step after it. ``wall.climb_jump``: a wall jump while pushing
+  into the wall goes straight up instead of away (no lock).
 - dash (``dash.enabled``): a press (buffered ``dash_buffer_steps``) when a dash is left and the cooldown
   is over dashes in the direction held (8 or 4; none held: the way it faces) at ``dash.speed`` for
   exactly ``dash.time`` (its last step may move only part of a step: the distance is speed x time at any
@@ -41,12 +42,14 @@ import math
 
 from . import _motion
 from .bodies import ActorEvent, Buttons, Character
+from .tiles import SLOPE, SOLID
 
 __all__ = ["control"]
 
 NEVER = 1 << 30
 SLIDE_REACH = 1.0  # px: a wall this close (or touching) counts as pushed into, for the wall slide
 _DIAG = math.sqrt(0.5)
+_floor, _ceil = math.floor, math.ceil
 _PROBE_PAST = 1e-3  # px the wall probe looks past its reach
 
 
@@ -258,9 +261,9 @@ def _grounded(ch: Character) -> None:
 
 def _move_timers(ch: Character, buttons: Buttons, held: Buttons, feel, d, grid, platforms, was_grounded: bool):
     """The moves' presses and timers: the dash press and its buffer, the cooldown and the wall lock,
-    and the walls near the box now: one within ``wall.jump_reach`` restarts the wall-coyote count
-    (``wall_steps = 0``). Returns ``(side, Contact)`` of a wall the box touches (within ``SLIDE_REACH``)
-    for the slide, or None."""
+    and the walls near the box now (where the last step left it): one within ``wall.jump_reach``
+    restarts the wall-coyote count (``wall_steps = 0``). Returns ``(side, Contact)`` of a wall the box
+    touches (within ``SLIDE_REACH``) for the slide, or None."""
     ch.sliding = 0
     if buttons.dash and not held.dash:
         ch.since_dash = 0
@@ -278,6 +281,10 @@ def _move_timers(ch: Character, buttons: Buttons, held: Buttons, feel, d, grid, 
         return None
     jump_reach = wall.jump_reach if wall.jump else -1.0
     reach = jump_reach if jump_reach > SLIDE_REACH or not wall.slide else SLIDE_REACH
+    if _open_beside(ch, reach + _PROBE_PAST, grid, platforms):
+        if ch.wall_steps < NEVER:
+            ch.wall_steps += 1
+        return None
     right = _wall_gap(ch, 1, reach, grid, platforms)
     left = _wall_gap(ch, -1, reach, grid, platforms)
     side = 0
@@ -298,6 +305,26 @@ def _move_timers(ch: Character, buttons: Buttons, held: Buttons, feel, d, grid, 
     if ch.wall_steps < NEVER:
         ch.wall_steps += 1
     return None
+
+
+def _open_beside(ch: Character, reach: float, grid, platforms) -> bool:
+    """Nothing that could be a wall within ``reach`` px of either side: no solid or slope tile, no map
+    wall, no solid body in the band (the usual case in the air; then the probes are skipped)."""
+    x0, x1 = ch.x - reach, ch.x + ch.w + reach
+    y0, y1 = ch.y, ch.y + ch.h
+    if x0 < grid._x_lo or x1 > grid._x_hi:
+        return False
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
+    c0, c1 = max(0, _floor(x0 / ts)), min(cols - 1, _ceil(x1 / ts) - 1)
+    r0, r1 = max(0, _floor(y0 / ts)), min(grid.rows - 1, _ceil(y1 / ts) - 1)
+    for r in range(r0, r1 + 1):
+        row = k[r * cols + c0:r * cols + c1 + 1]
+        if SOLID in row or SLOPE in row:
+            return False
+    for p in platforms:
+        if not p.one_way and p.x < x1 and x0 < p.x + p.w and p.y < y1 and y0 < p.y + p.h:
+            return False
+    return True
 
 
 def _wall_gap(ch: Character, side: int, reach: float, grid, platforms):

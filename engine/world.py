@@ -55,10 +55,11 @@ class StepResult(NamedTuple):
     # (a crowd's walkers are reported as ``Walker``s, after the actors: see crowd.py)
     triggers: list  # [TriggerEvent] in order: by trigger as added, then by actor as added (then walkers)
     squished: list  # [Actor | Walker] crushed by a mover, or found inside solid geometry with no way out
-    jumped: list  # [Character]
+    jumped: list  # [Character] that jumped (wall jumps too)
     landed: list  # [Character]
     dropped: list  # [Character] dropped through a one-way platform
-    events: list  # [ActorEvent] for every actor and walker: landed, wall, ceiling, pushed, squished; in order
+    events: list  # [ActorEvent] for every actor and walker: landed, wall, ceiling, pushed, squished (and a
+    #   character's dash, wall_jump, climb_jump, wall_slide); in order
     touches: list  # [Touch]: by actor as added (then walkers), what it ran into first, then what it overlaps
 
 

@@ -135,7 +135,7 @@ def test_dashes_per_air_time_and_landing_refills_them(count):
     w = World(TileGrid.from_ascii(OPEN), feel)
     hero = w.add(Character(300.0, 100.0))
     dashes = 0
-    for i in range(count + 3):
+    for _ in range(count + 3):
         dashes += len(dash_kinds(w.step(held(1, 0, dash=True))))
         for _ in range(d.dash_steps + 1):
             w.step(NONE)
