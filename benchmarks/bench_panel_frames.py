@@ -25,7 +25,7 @@ for var in ("TILEFEEL_DATA_DIR", "TILEFEEL_CONFIG_DIR", "TILEFEEL_SHOTS_DIR"):
 
 import pygame  # noqa: E402
 
-from game.app import App  # noqa: E402
+from game.window.app import App  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 from engine import Buttons
-from game.levelfile import load_level
-from game.session import Session
+from game.files.levelfile import load_level
+from game.rules.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ROOT / "levels" / "04_lifts.tmx"  # the busiest shipped level: 6 moving platforms, 29 triggers

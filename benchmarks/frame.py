@@ -2,7 +2,7 @@
 (``App.work``), not the present. Wall-clock time (``frame_ms_*``) and this thread's CPU time
 (``frame_cpu_ms_*``: what is left when other programs on a shared machine take the processor away).
 
-The 100 are the game's own enemies (``game/enemies.py``): 60 walkers, 20 hoppers and 20 flyers added to
+The 100 are the game's own enemies (``game/rules/enemies.py``): 60 walkers, 20 hoppers and 20 flyers added to
 level 1's data, so the session steps them, the touch pass meets them and the play scene draws them with
 their art, exactly as in a level. The game runs its real App under SDL's dummy drivers at the default
 window scale, playing level 1's replay so the camera moves. Between frames (not timed) enemies that left
@@ -33,8 +33,8 @@ class Crowd:
     """The game's enemies in the play scene's session, kept in view."""
 
     def __init__(self, play, n: int, seed: int = 3):
-        from game.render.canvas import CANVAS_W
-        from game.session import Session
+        from game.window.render.canvas import CANVAS_W
+        from game.rules.session import Session
 
         self.play = play
         self.rng = random.Random(seed)
@@ -49,7 +49,7 @@ class Crowd:
         play.session._die = lambda name, out: None
 
     def _spec(self, i: int, view):
-        from game.levelkinds import EnemySpec
+        from game.files.levelkinds import EnemySpec
 
         x0, x1 = view
         spots = [s for s in self.spots if x0 + 8 <= s[0] <= x1 - 8] or self.spots
@@ -62,14 +62,14 @@ class Crowd:
                          0.8, route, 0.3)
 
     def _shown(self, i: int, x0: float) -> bool:
-        from game.render.canvas import CANVAS_W
+        from game.window.render.canvas import CANVAS_W
 
         enemies = self.play.session.enemies
         a = enemies.all[i].actor
         return enemies.alive[i] and x0 - a.w < a.x < x0 + CANVAS_W and a.y < self.play.level.height
 
     def keep_in_view(self) -> None:
-        from game.render.canvas import CANVAS_W
+        from game.window.render.canvas import CANVAS_W
 
         x0 = self.play.camera.view(1.0)[0]
         enemies = self.play.session.enemies
@@ -83,7 +83,7 @@ class Crowd:
 
 
 def run(mode: str) -> list[Figure]:
-    from game.app import App
+    from game.window.app import App
     from game.cli import build_parser
 
     args = build_parser().parse_args(["--level", str(LEVEL), "--replay", str(REPLAY)])

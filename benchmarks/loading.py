@@ -105,10 +105,10 @@ def load_child(path: str, profile: bool) -> dict:
 
     import pygame
 
-    from game.levelfile import load_level
-    from game.render.sprites import Art
-    from game.render.tilemap import MapRenderer
-    from game.session import Session
+    from game.files.levelfile import load_level
+    from game.window.render.sprites import Art
+    from game.window.render.tilemap import MapRenderer
+    from game.rules.session import Session
 
     pygame.display.init()
     pygame.display.set_mode((1, 1))

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def feel() -> FeelConfig:
     """The shipped feel file, apex hang on: every feature of the controller in play."""
     try:
-        from game.feelfile import load_feel
+        from game.files.feelfile import load_feel
         base = load_feel(ROOT / "feel.toml")
     except Exception:  # the game package or file missing: the engine's defaults
         base = FeelConfig()

@@ -4,14 +4,14 @@ The camera runs across the level and back at 150 px/s (2.5 px a frame at 60 fps)
 down the map's height, so every contender draws the same views. Each first draws the whole path once
 (caches warm), then frames are timed in alternating rounds.
 
-* ``render_fps``: :class:`game.render.tilemap.MapRenderer` drawing the level as the game shows it:
+* ``render_fps``: :class:`game.window.render.tilemap.MapRenderer` drawing the level as the game shows it:
   background colour, the parallax image layers (sky, hills), the tile layers, the foreground.
 * ``pyscroll_fps``: pyscroll's ``BufferedRenderer`` (its default, opaque buffer) on the same map. It draws
   the tile layers only: it has no image layers and no parallax.
 * ``render_tiles_fps``: our renderer with the image layers hidden: the same layers pyscroll draws.
 * ``pyscroll_full_fps``: pyscroll with a transparent buffer over the same image layers we draw: the picture
   the game shows, the way a pyscroll user would get it.
-* ``reference_render_fps``: every visible tile blitted each frame (game/render/reference.py).
+* ``reference_render_fps``: every visible tile blitted each frame (game/window/render/reference.py).
 """
 
 from __future__ import annotations
@@ -64,9 +64,9 @@ def run(mode: str) -> list[Figure]:
     pygame = _display()
     import pytmx
 
-    from game.levelfile import load_level
-    from game.render.reference import ReferenceRenderer
-    from game.render.tilemap import MapRenderer, _ImageLayer, draw_image_layer
+    from game.files.levelfile import load_level
+    from game.window.render.reference import ReferenceRenderer
+    from game.window.render.tilemap import MapRenderer, _ImageLayer, draw_image_layer
 
     level = load_level(LEVEL, images=True)
     surf = pygame.Surface(VIEW).convert()

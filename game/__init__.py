@@ -1,11 +1,18 @@
-"""The demo game built on ``engine/``: Tiled levels, game rules, a headless CLI and a pygame window.
+"""The demo game built on ``engine/``: Tiled levels, game rules, a route finder and a pygame window.
 
-Rooms of the house:
-- ``levelfile``   Tiled .tmx/.tsx -> LevelData (engine TileGrid + object areas), one-line LevelError
-- ``levelkinds``  what a level holds: its records, its limits and the one table of object kinds
-- ``session``     the game rules over one level (death, respawn, coins, checkpoints, goal)
-- ``inputscript`` the ``COUNT BUTTONS`` input-script format (headless runs, recordings, replays)
-- ``cli``         ``python -m game`` argument handling and the headless runner
+Four layers, each a folder; imports only go down (a test holds it: tests/game/test_layers.py):
+
+    game/cli.py      python -m game: arguments, headless runs, the one place that opens the window
+        |
+    window/          pygame: app loop, scenes, drawing, input, audio, the F2 panel
+        |
+    guard/           the route finder and `check`: can each level be finished under a feel?
+        |
+    rules/           the game headless: a level's session, enemies, hazards, blocks, vines, camera
+        |
+    files/           the formats: Tiled levels, level list, feel, input scripts, saves, safe writes
+        |
+    engine/          physics and the controller (a separate package; never imports game)
 """
 
 import os as _os

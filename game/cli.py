@@ -1,7 +1,7 @@
 """``python -m game``: argument handling, the headless runner, and the hand-off to the windowed game.
 
     python -m game --headless --level LEVEL.tmx --inputs SCRIPT.txt [--feel FEEL.toml] [--trace TRACE.csv]
-    python -m game check [LEVEL ...] [--feel FILE] [--budget SECONDS] [--routes DIR] [--json]   (game/check.py)
+    python -m game check [LEVEL ...] [--feel FILE] [--budget SECONDS] [--routes DIR] [--json]   (game/guard/check.py)
 
 The exact contract (flags, JSON, trace columns, exit codes) is in ``docs/headless.md``.
 Every error is one line on stderr, ``error: ...``, naming the file and the thing, with exit code 2
@@ -19,6 +19,9 @@ import sys
 import traceback
 from pathlib import Path
 
+from game.files.inputscript import resolve_script
+from game.files.userfiles import CliError
+
 __all__ = ["main", "build_parser", "build_check_parser", "run_headless", "resolve_script", "TRACE_COLUMNS",
            "trace_row", "CliError", "EXIT_ERROR"]
 
@@ -28,10 +31,6 @@ TRACE_COLUMNS = (
     "step", "x", "y", "vx", "vy", "on_ground", "ground", "platform", "coyote_left", "buffer_left",
     "drop_left", "jumping", "facing", "dead", "deaths", "coins", "buttons", "events",
 )
-
-
-class CliError(Exception):
-    """A user-facing problem found by the CLI itself (one line, names the file)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -114,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
-    from .userfiles import printable
+    from game.files.userfiles import printable
 
     text = printable(" ".join(str(exc).split()))  # a file's control characters never reach the terminal
     if isinstance(exc, _user_errors()):
@@ -128,7 +127,7 @@ def _user_errors() -> tuple[type, ...]:
     for module, name in (("levelfile", "LevelError"), ("inputscript", "ScriptError"),
                          ("feelfile", "FeelFileError")):
         try:
-            kinds.append(getattr(__import__(f"game.{module}", fromlist=[name]), name))
+            kinds.append(getattr(__import__(f"game.files.{module}", fromlist=[name]), name))
         except Exception:  # noqa: BLE001 - a broken import is reported as the internal error it is
             pass
     return tuple(kinds)
@@ -146,7 +145,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .check import run_check
+    from game.guard.check import run_check
 
     return run_check(args.levels, _load_feel(args.feel), args.feel or "the default feel", args.budget,
                      args.routes, args.json)
@@ -157,13 +156,13 @@ def _load_feel(path: str | None):
 
     if path is None:
         return FeelConfig()
-    from .feelfile import load_feel
+    from game.files.feelfile import load_feel
 
     return load_feel(path)
 
 
 def _explain(feel) -> str:
-    from . import feelfile
+    from game.files import feelfile
 
     explain = getattr(feelfile, "explain", None)
     if explain is not None:
@@ -186,33 +185,6 @@ def _headless(args: argparse.Namespace, feel) -> int:
     return 0
 
 
-def resolve_script(level: str | Path | None, script_path: str | Path):
-    """Read the input script and decide which level it plays: ``level`` when given (a script whose
-    ``level NAME`` header names another map is an error), else the map its header names, looked up in
-    the levels folder, then beside the script, then in the script's parent folder.
-    Returns ``(level path, Script)``; raises ScriptError / CliError with one-line messages."""
-    from .inputscript import HEADER, read_script
-
-    script = read_script(script_path)
-    where = f"{script_path}: line {script.level_line}"
-    if level is not None:
-        if script.level is not None and script.level != Path(level).name:
-            raise CliError(f"{where}: this script is for level '{script.level}', not '{Path(level).name}'; "
-                           "drop --level to play it on its own level")
-        return Path(level), script
-    if script.level is None:
-        raise CliError(f"{script_path}: the script does not say which level it plays; give --level "
-                       f"LEVEL.tmx or start the script with a '{HEADER} NAME.tmx' line")
-    from .scenes.catalog import levels_folder
-
-    folders = [levels_folder(), Path(script_path).parent, Path(script_path).parent.parent]
-    for folder in dict.fromkeys(folders):
-        if os.path.isfile(folder / script.level):  # (never raises, even for a 300-character name)
-            return folder / script.level, script
-    raise CliError(f"{where}: level '{script.level}' not found (looked in {', '.join(map(str, folders))}); "
-                   "give --level LEVEL.tmx")
-
-
 def run_headless(level_path: str | Path | None, script_path: str | Path, feel=None, *,
                  trace: str | Path | None = None, record: str | Path | None = None) -> dict:
     """Play ``level_path`` with the input script ``script_path``; returns the JSON summary dict.
@@ -222,10 +194,10 @@ def run_headless(level_path: str | Path | None, script_path: str | Path, feel=No
     not at all (a full disk is a CliError naming the file). Raises LevelError / ScriptError /
     FeelFileError / CliError with one-line messages.
     """
-    from .inputscript import format_script
-    from .levelfile import load_level
-    from .session import Session
-    from .userfiles import FileProblem, atomic_output, write_atomic
+    from game.files.inputscript import format_script
+    from game.files.levelfile import load_level
+    from game.rules.session import Session
+    from game.files.userfiles import FileProblem, atomic_output, write_atomic
 
     level_path, script = resolve_script(level_path, script_path)
     level = load_level(level_path)
@@ -253,8 +225,8 @@ def run_headless(level_path: str | Path | None, script_path: str | Path, feel=No
 
 def trace_row(session, buttons, events) -> list:
     """One CSV row (``TRACE_COLUMNS``) describing the state after the step just taken."""
-    from .inputscript import buttons_word
-    from .session import CONTRACT_EVENTS
+    from game.files.inputscript import buttons_word
+    from game.rules.session import CONTRACT_EVENTS
 
     p = session.player
     coyote_left, buffer_left = getattr(p, "coyote_left", None), getattr(p, "buffer_left", None)
@@ -287,13 +259,13 @@ def _window(args: argparse.Namespace, feel) -> int:
     if args.replay:
         level, _script = resolve_script(args.level, args.replay)
     if level:
-        from .levelfile import load_level
+        from game.files.levelfile import load_level
 
         load_level(level)
         args.level = str(level)
     if args.record:
         _check_writable(Path(args.record), "recording")
-    from game.app import run_app  # pygame's window stack only when a window is wanted
+    from game.window.app import run_app  # pygame's window stack only when a window is wanted
 
     return int(run_app(args) or 0)
 

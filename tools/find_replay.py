@@ -7,7 +7,7 @@ attract mode.
     python tools/find_replay.py levels/*.tmx --presets --goal-only    # ... straight to the goal (quicker)
     python tools/find_replay.py levels/01_first_steps.tmx --out -    # print the script instead
 
-A thin wrapper over the route finder (``game.route``, the search behind ``python -m game check``). The
+A thin wrapper over the route finder (``game.guard.route``, the search behind ``python -m game check``). The
 route passes waypoints in order, then reaches the goal: the ones listed with the level in
 tools/level_maps.py (``route``, or ``routes[PRESET]`` for a preset), else one per coin in the order the
 player meets them (one taken on the way to another is passed) (hidden coins left for the player to find). A waypoint no route reaches within
@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 from engine import FeelConfig  # noqa: E402
-from game.feelfile import load_feel  # noqa: E402
-from game.inputscript import format_script, parse_script  # noqa: E402
-from game.levelfile import LevelData, load_level  # noqa: E402
-from game.route import Search  # noqa: E402
-from game.session import Session  # noqa: E402
+from game.files.feelfile import load_feel  # noqa: E402
+from game.files.inputscript import format_script, parse_script  # noqa: E402
+from game.files.levelfile import LevelData, load_level  # noqa: E402
+from game.guard.route import Search  # noqa: E402
+from game.rules.session import Session  # noqa: E402
 
 REACH = 6.0  # px: a listed waypoint counts as passed when the player touches a box this far around the tile's centre
 PRESETS = ROOT / "presets"

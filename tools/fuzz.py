@@ -418,9 +418,9 @@ def draw_map(path: Path) -> None:
     """Load with images and draw one frame, as the window would."""
     import pygame
 
-    from game.levelfile import load_level
-    from game.render.tilemap import MapRenderer
-    from game.session import Session
+    from game.files.levelfile import load_level
+    from game.window.render.tilemap import MapRenderer
+    from game.rules.session import Session
 
     if pygame.display.get_surface() is None:
         pygame.display.init()
@@ -472,8 +472,8 @@ def feel_case(rng: random.Random, work: Path, seed: int) -> tuple[list[str], Pat
 def feel_extra(path: Path) -> str | None:
     """The F2 panel's save and the hot-reload watcher on the same file: no exception, nothing half-written."""
     from engine import FeelConfig
-    from game.feelfile import FeelFileError, save_feel
-    from game.hotreload import FeelWatcher
+    from game.files.feelfile import FeelFileError, save_feel
+    from game.files.hotreload import FeelWatcher
 
     watcher = FeelWatcher(path, FeelConfig())
     watcher.reload()
@@ -537,7 +537,7 @@ def script_case(rng: random.Random, work: Path, seed: int) -> tuple[list[str], P
 def _at_most_steps(data: bytes, most: int) -> bytes:
     """Cut a script that parses to more than ``most`` steps: a long script is slow, not hung, and the
     time limit is there to catch hangs (the 1,000,000-step cap itself is tested in test_inputscript)."""
-    from game.inputscript import ScriptError, parse
+    from game.files.inputscript import ScriptError, parse
 
     try:
         text = data.decode("utf-8-sig")
@@ -570,7 +570,7 @@ def _toml_value(rng: random.Random, depth: int = 0) -> str:
 
 
 def controls_case(rng: random.Random, work: Path, seed: int) -> Path:
-    from game.input import ACTIONS
+    from game.window.input import ACTIONS
 
     path = work / f"input{seed}.toml"
     lines = []
@@ -631,7 +631,7 @@ def save_case(rng: random.Random, work: Path, seed: int) -> Path:
 
 
 def save_verdict(path: Path) -> tuple[str, str]:
-    from game.save import load_progress, save_progress
+    from game.files.save import load_progress, save_progress
 
     original = path.read_bytes() if path.is_file() and not path.is_symlink() and path.stat().st_size < 2 << 20 else None
     backups_before = {p.name: p.read_bytes() for p in path.parent.glob("progress.json.bak*")}
@@ -693,7 +693,7 @@ def run_case(kind: str, seed: int, work: Path | None = None, time_limit: float =
             argv, named = script_case(rng, case_dir, seed)
             verdict, detail = cli_verdict(argv, named)
         elif kind == "controls":
-            from game.input import Input, load_bindings
+            from game.window.input import Input, load_bindings
 
             named = controls_case(rng, case_dir, seed)
             bindings, msg = load_bindings(named)
@@ -730,7 +730,7 @@ def _work(jobs: list[tuple[str, int, float]], log: Path, memory_mb: int) -> None
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     work = Path(tempfile.mkdtemp(prefix="tilefeel-fuzz-"))
     import game.cli  # noqa: F401 - warm imports so the first case's time is its own
-    import game.session  # noqa: F401
+    import game.rules.session  # noqa: F401
 
     with open(log, "a") as out:
         for kind, seed, limit in jobs:

@@ -32,7 +32,7 @@ import pygame  # noqa: E402
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from game.render.kinds import OBJECT_FRAMES, SHEET_SIZE  # noqa: E402  (the layout the game reads)
+from game.window.render.kinds import OBJECT_FRAMES, SHEET_SIZE  # noqa: E402  (the layout the game reads)
 
 SEED = 1986
 T = 16  # tile size, px
@@ -1372,7 +1372,7 @@ def draw_platforms() -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------------
-# Level objects (objects.png, laid out by game/render/kinds.py OBJECT_FRAMES): enemies, turrets,
+# Level objects (objects.png, laid out by game/window/render/kinds.py OBJECT_FRAMES): enemies, turrets,
 # bullets, springs, crumbling ground, breakable blocks, vines, the hit puff.
 # --------------------------------------------------------------------------------------------------
 def _eye(a: np.ndarray, x: int, y: int, look: int = 1, angry: bool = True) -> None:
@@ -1685,7 +1685,7 @@ def vine_part(i: int) -> np.ndarray:
 
 
 def object_frames() -> dict[str, list[np.ndarray]]:
-    """Every frame of objects.png by the names of game/render/kinds.py's table."""
+    """Every frame of objects.png by the names of game/window/render/kinds.py's table."""
     return {
         "walker_walk": [walker(i) for i in range(4)],
         "walker_stomped": [walker(None)],
@@ -1867,7 +1867,7 @@ def readme(table: list) -> str:
         "```",
         "",
         "The output is deterministic (fixed seeds), so",
-        "`tests/game/test_art.py` checks that the committed files",
+        "`tests/game/window/test_art.py` checks that the committed files",
         "match a fresh run. Palette: [Endesga",
         "32](https://lospec.com/palette-list/endesga-32) by ENDESGA, plus",
         "translucent water blues. To restyle, edit `_HEX` (the palette) or the drawing functions and rerun.",
@@ -1962,7 +1962,7 @@ def readme(table: list) -> str:
         "",
         "## objects.png",
         "",
-        f"{SHEET_SIZE[0]}x{SHEET_SIZE[1]} px: the level objects (`game/render/kinds.py` draws them; its table",
+        f"{SHEET_SIZE[0]}x{SHEET_SIZE[1]} px: the level objects (`game/window/render/kinds.py` draws them; its table",
         "`OBJECT_FRAMES` is this layout). Every frame faces right: mirror it for left.",
         "",
         "| name | first frame rect (x, y, w, h) | frames | what |",

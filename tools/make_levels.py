@@ -64,7 +64,7 @@ from xml.sax.saxutils import quoteattr
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from game.levelkinds import DOCS_BEGIN, DOCS_END, docs_section, tiled_property_types  # noqa: E402
+from game.files.levelkinds import DOCS_BEGIN, DOCS_END, docs_section, tiled_property_types  # noqa: E402
 
 LEVELS = ROOT / "levels"
 TS = 16  # tile size, px
@@ -677,7 +677,7 @@ COVER_TSX = f"""<?xml version="1.0" encoding="UTF-8"?>
 
 
 def project() -> dict:
-    """The Tiled project: its classes and enums come from the table of object kinds (game/levelkinds.py)."""
+    """The Tiled project: its classes and enums come from the table of object kinds (game/files/levelkinds.py)."""
     return {
         "automappingRulesFile": "",
         "commands": [],

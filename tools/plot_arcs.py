@@ -4,7 +4,7 @@
 
 For each feel (default: feel.toml and every presets/*.toml) a player runs on a flat floor until it is at
 full speed, then jumps: once holding jump (top chart) and once tapping it for one step (bottom chart).
-The arcs come from game.tuning.predict_arcs, i.e. the engine stepping a copy of the world.
+The arcs come from game.window.tuning.predict_arcs, i.e. the engine stepping a copy of the world.
 ``--panel-shot`` also renders the F2 tuning panel over a small sample level (for docs/feel.md).
 """
 
@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 import pygame  # noqa: E402
 
 from engine import Buttons, Character, TileGrid, World  # noqa: E402
-from game.feelfile import load_feel  # noqa: E402
-from game.tuning import FONT, predict_arcs  # noqa: E402
+from game.files.feelfile import load_feel  # noqa: E402
+from game.window.tuning import FONT, predict_arcs  # noqa: E402
 
 COLORS = [(240, 240, 250), (96, 230, 255), (255, 150, 80), (150, 230, 120), (240, 110, 200), (255, 220, 90)]
 SCALE = 4                  # image px per world px
@@ -88,7 +88,7 @@ SAMPLE = "\n".join([
 
 def panel_shot(out: Path, feel_path: Path) -> None:
     """The tuning panel over a sample level, 2x, as the player runs towards a one-way platform."""
-    from game.tuning import TuningPanel
+    from game.window.tuning import TuningPanel
 
     pygame.display.set_mode((1, 1))
     grid = TileGrid.from_ascii(SAMPLE)

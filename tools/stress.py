@@ -48,8 +48,8 @@ def rss_kb() -> int:
 
 def soak(steps: int, seed: int) -> int:
     from engine import Buttons
-    from game.levelfile import load_level
-    from game.session import Session
+    from game.files.levelfile import load_level
+    from game.rules.session import Session
 
     rng = random.Random(seed)
     buttons = {c: Buttons(**{n: n in c.split("+") for n in ("left", "right", "up", "down", "jump")})
@@ -92,7 +92,7 @@ _CHILD = """
 import sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
-from game.save import Progress, save_progress
+from game.files.save import Progress, save_progress
 path = Path({path!r})
 k = 0
 while True:
@@ -107,7 +107,7 @@ while True:
 
 
 def kill(kills: int, seed: int) -> int:
-    from game.save import ORPHAN_AGE, load_progress
+    from game.files.save import ORPHAN_AGE, load_progress
 
     rng = random.Random(seed)
     folder = Path(tempfile.mkdtemp(prefix="tilefeel-kill-"))

@@ -4,7 +4,7 @@ import pygame
 
 from benchmarks.loading import generate
 from benchmarks.render import camera_path
-from game.levelfile import load_level
+from game.files.levelfile import load_level
 
 
 def test_generated_map_loads(tmp_path):

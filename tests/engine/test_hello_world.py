@@ -36,7 +36,8 @@ def test_hello_world():
 
 
 def test_minimal_example_runs_headless():
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    # the checkout's engine/ first, installed or not (a copied engine/ sits beside the user's script)
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, str(ROOT / "examples" / "minimal.py"), "90"], env=env,
                          capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 0, out.stderr

@@ -57,7 +57,7 @@ def test_the_example_plays_breaks_blocks_stomps_and_never_leaves_anything_in_a_s
 
 
 def test_the_example_window_runs_headless():
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))  # this engine/
     out = subprocess.run([sys.executable, str(ROOT / "examples" / "actors.py"), "120"], env=env,
                          capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 0, out.stderr

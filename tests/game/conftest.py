@@ -15,7 +15,7 @@ MAPS = Path(__file__).resolve().parents[1] / "maps"
 def load_error():
     """``load_error(path)``: the one-line LevelError loading ``path`` gives (checked to name the file and to
     be one line)."""
-    from game.levelfile import LevelError, load_level
+    from game.files.levelfile import LevelError, load_level
 
     def error(path) -> str:
         with pytest.raises(LevelError) as err:
@@ -90,7 +90,7 @@ def write_map(tmp_path):
 @pytest.fixture(scope="module")
 def art():
     """The game's Art (objects.png and the rest), on a 1x1 dummy display."""
-    from game.render.sprites import Art
+    from game.window.render.sprites import Art
 
     pygame.display.init()
     pygame.display.set_mode((1, 1))

@@ -345,7 +345,7 @@ def test_a_full_disk_while_writing_names_the_file_exits_2_and_leaves_no_half_fil
 def test_an_unwritable_recording_keeps_an_old_one_whole(tmp_path, capsys, monkeypatch):
     import errno
 
-    from game import userfiles
+    from game.files import userfiles
     script, record = tmp_path / "s.txt", tmp_path / "rec.txt"
     script.write_text("5 right\n")
     record.write_text("old run\n")

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from game.feelfile import load_feel
-from game.inputscript import parse, parse_script
-from game.levelfile import OBJECT_CLASSES, load_level
-from game.session import Session
+from game.files.feelfile import load_feel
+from game.files.inputscript import parse, parse_script
+from game.files.levelfile import OBJECT_CLASSES, load_level
+from game.rules.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVELS = ROOT / "levels"

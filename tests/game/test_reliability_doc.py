@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from game import feelfile, input as controls, inputscript, save
-from game.levelfile import LIMITS, Limits
-from game.userfiles import size_text
+from game.files import feelfile, inputscript, save
+from game.window import input as controls
+from game.files.levelfile import LIMITS, Limits
+from game.files.userfiles import size_text
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "reliability.md").read_text(encoding="utf-8")
 LIMITS_IN_CODE = {

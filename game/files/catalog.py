@@ -1,0 +1,129 @@
+"""The list of levels in play order: ``levels/01_*.tmx`` first, then each map's ``next`` property.
+
+``$TILEFEEL_LEVELS_DIR`` points the game at another folder (tests, level designers' drafts).
+Levels not reached by the chain follow in file-name order, so every map in levels/ is playable. Only the
+map's ``title``, ``next``, ``music`` and its coins (coin objects, breakable objects and breakable tiles in
+CSV layers that hide one) are read here (a cheap look at the map); the full load and its errors happen
+when a level is played.
+
+Music: the map property ``music`` names a loop of ``MUSIC_LOOPS`` (the window's ``audio.LOOPS``); without
+one, levels take the loops in groups of two in play order (meadow, hills, climb), and the last level of
+three or more plays the finale. A bad name is reported in ``LevelInfo.problem`` and the default is played.
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from .levelfile import LIMITS
+from .userfiles import FileProblem, read_bytes
+
+__all__ = ["LevelInfo", "discover", "levels_folder", "LEVELS_DIR", "replay_for", "LEVEL_MUSIC", "MUSIC_LOOPS"]
+
+LEVELS_DIR = Path(__file__).resolve().parents[2] / "levels"
+MUSIC_LOOPS = ("title", "meadow", "hills", "climb", "finale", "ending")  # the loops game/window/audio.py plays
+LEVEL_MUSIC = ("meadow", "hills", "climb")  # loops for the levels, two levels each, then the last again
+FINALE = "finale"  # the last level's loop (of three or more levels)
+
+
+@dataclass
+class LevelInfo:
+    path: Path
+    name: str  # file name
+    title: str
+    next: str | None
+    coins: int  # coins in the level (for "3/12")
+    music: str | None = None  # the map's music property, or the loop discover() picked for it
+    problem: str | None = None  # one line about a bad music property (the default plays instead)
+
+    @property
+    def replay(self) -> Path | None:
+        return replay_for(self.path)
+
+
+def replay_for(path: Path) -> Path | None:
+    p = path.parent / "replays" / f"{path.stem}.txt"
+    return p if p.is_file() else None
+
+
+def _peek(path: Path) -> LevelInfo:
+    title, nxt, coins = path.stem.replace("_", " ").lstrip("0123456789 ").title() or path.stem, None, 0
+    music = problem = None
+    try:  # a FIFO or a huge file among the levels is refused here at once, reported when played
+        root = ET.fromstring(read_bytes(path, "map file", LIMITS.map_bytes))
+    except (ET.ParseError, FileProblem):
+        return LevelInfo(path, path.name, title, None, 0)
+    props = root.find("properties")
+    for prop in (props if props is not None else []):
+        name, value = prop.get("name"), prop.get("value", prop.text or "")
+        if name == "title" and value:
+            title = value
+        elif name == "next" and value:
+            nxt = Path(value).name
+        elif name == "music" and value:
+            if value in MUSIC_LOOPS:
+                music = value
+            else:
+                problem = (f"{path}: map property 'music' is {value!r}, not a loop ({', '.join(MUSIC_LOOPS)}); "
+                           "playing the default")
+    for obj in root.iter("object"):
+        kind = (obj.get("type") or obj.get("class") or "").lower()
+        if kind == "coin" or kind == "breakable" and _has_coin(obj):
+            coins += 1
+    coins += _coin_tiles(root, path)
+    return LevelInfo(path, path.name, title, nxt, coins, music, problem)
+
+
+def _has_coin(element) -> bool:
+    """A breakable object or tile whose ``coin`` property is true."""
+    return any(p.get("name") == "coin" and p.get("value") == "true" for p in element.iter("property"))
+
+
+def _coin_tiles(root, path: Path) -> int:
+    """Breakable tiles with a coin placed in the map's CSV tile layers (other encodings are counted when the
+    level is loaded and played)."""
+    gids = set()
+    for ts in root.iter("tileset"):
+        first, source = int(ts.get("firstgid", "1")), ts.get("source")
+        try:  # (read like the map: a FIFO or a huge file is refused, not waited on)
+            tiles = ET.fromstring(read_bytes(path.parent / source, "tileset", LIMITS.tileset_bytes)) \
+                if source else ts
+        except (ET.ParseError, FileProblem):
+            continue
+        gids.update(first + int(t.get("id", "0")) for t in tiles.iter("tile")
+                    if (t.get("type") or t.get("class") or "").lower() == "breakable" and _has_coin(t))
+    if not gids:
+        return 0
+    count = 0
+    for data in root.iter("data"):
+        if data.get("encoding") == "csv" and data.text:
+            count += sum(1 for v in data.text.replace("\n", ",").split(",")
+                         if v.strip().isdigit() and int(v) & 0x0FFFFFFF in gids)  # (bits 28-31: flips)
+    return count
+
+
+def levels_folder() -> Path:
+    """``$TILEFEEL_LEVELS_DIR``, else the repository's levels/."""
+    return Path(os.environ.get("TILEFEEL_LEVELS_DIR") or LEVELS_DIR)
+
+
+def discover(folder: Path | None = None) -> list[LevelInfo]:
+    """Levels in play order from ``folder`` (default: :func:`levels_folder`)."""
+    folder = Path(folder or levels_folder())
+    files = sorted(folder.glob("*.tmx"))
+    infos = {p.name: _peek(p) for p in files}
+    order: list[LevelInfo] = []
+    first = next((p.name for p in files if p.name.startswith("01")), files[0].name if files else None)
+    name = first
+    while name and name in infos and infos[name] not in order:
+        order.append(infos[name])
+        name = infos[name].next
+    order.extend(info for info in infos.values() if info not in order)
+    for i, info in enumerate(order):
+        if info.music is None:
+            last = len(order) >= 3 and i == len(order) - 1
+            info.music = FINALE if last else LEVEL_MUSIC[min(i // 2, len(LEVEL_MUSIC) - 1)]
+    return order

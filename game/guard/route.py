@@ -1,0 +1,584 @@
+"""Route finder: a best-first search over held-input macros, on the real Session, to the goal and every coin.
+
+    report = find_routes(load_level("levels/01_first_steps.tmx"), feel, seconds=20)
+    report.finished, report.route          # the goal reached? its buttons, one per step (an input script)
+    report.coins_reached, report.coins_missed, report.stuck, report.states, report.seconds
+
+The search steps the same :class:`~game.rules.session.Session` the game plays (so hazards, squishing platforms
+and every later rule count), jumping between branches with ``Session.snapshot`` / ``restore``.
+
+- **Macros** are what a player does between two decisions: hold left, right or nothing for a short,
+  medium or long moment, or press jump (with a direction) and hold it for a tap (one step), a third of a
+  full hold or the full rise; or drop through a one-way platform (down+jump). Durations follow the
+  feel (seconds, and the full hold is ``jump.time_to_apex``). A macro also ends when the player lands or
+  leaves the ground, so the next decision comes exactly there (a jump on landing, a coyote jump).
+- **Deduplication**: two states with the same coarse key are the same place to search from: the player's
+  half-tile cell, velocity buckets, grounded, jumping, jump held, coyote left, dropping, and the phase of
+  every moving body nearby (moving platforms, other actors), so waiting for a lift is a real choice while
+  waiting in an empty field is not. Coins taken are not in the key: coins never change the physics.
+- **Guidance**: a distance field over the tile grid from the target (Dijkstra through every non-solid
+  tile; climbing dearer than walking or falling, air with nothing to land on within a jump's height
+  dearer still) scores each state, a state in the air by where it would land; the open state with the
+  lowest score is expanded first (greedy: the routes come out a little longer than a speedrunner's).
+- **Targets**: first the goal, then all coins not yet touched (the field then leads to the nearest one).
+  A coin counts as reached when any state explored touched it; deaths end a branch.
+- **Budget**: seconds and/or a number of states. With only a state budget the search is deterministic.
+  When the open list runs dry, everything reachable under the key was explored: ``exhausted`` is True and
+  a goal not reached is out of reach (up to the macros and the key's coarseness; a search that ends so
+  is repeated once on a finer key while the budget lasts).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine import Buttons, FeelConfig, TileKind
+
+from game.files.inputscript import parse_script
+from game.files.levelfile import COIN_POINT_SIZE, LevelData
+from game.rules.session import Session
+
+__all__ = ["Stuck", "RouteReport", "find_routes", "find_tour", "distance_field", "support_map", "Search"]
+
+GRAINS = (8.0, 4.0)  # px, the position grain of the dedup key: half a tile, then a quarter if that failed
+MOVER_GRAIN = (16.0, 64.0)  # px, the position grain of a moving platform in the key: close by, further off
+CLOSE = 48.0  # px between the player and a platform's box under which the fine grain counts
+UP_COST = 2.0  # distance field: a tile climbed costs this many tiles walked or fallen
+UNSUPPORTED_COST = 4.0  # distance field: a tile with nothing to land on below costs this many
+PIT_PENALTY = 64.0  # px added to the score of a state in the air with nothing below it (yet)
+WALK_TIMES = (0.05, 0.13, 0.27)  # s, the stops of a held direction
+JUMP_SHARE = 1 / 3  # the medium jump holds this share of the full rise
+
+@dataclass(frozen=True)
+class Stuck:
+    """The furthest point toward the goal (by the distance field) where the player stood."""
+
+    x: float  # px, the player's top-left
+    y: float
+    col: int  # tile of the player's feet
+    row: int
+    steps: int  # steps from the start to get there (``route`` replays it)
+    route: tuple = ()  # Buttons per step
+
+
+@dataclass(frozen=True)
+class RouteReport:
+    level: str  # file name
+    finished: bool  # the goal was reached
+    route: tuple  # Buttons per step from the start to the goal (empty if not finished)
+    coins_total: int
+    coins_reached: tuple  # coin Area ids touched by some route
+    coins_missed: tuple  # ((x, y), ...) centres of the coins no route touched, px
+    stuck: Stuck | None  # where the search got closest to the goal, when not finished
+    states: int  # distinct states found
+    expanded: int  # states searched from
+    seconds: float  # wall-clock time of the whole search (goal and coins)
+    goal_seconds: float | None  # wall-clock time until the goal was reached
+    goal_states: int | None  # distinct states found until then
+    exhausted: bool  # every state reachable (under the key) was explored: what was not reached is out of reach
+    grain: float  # px, the position grain of the key in the last pass
+    coin_routes: dict = field(default_factory=dict, compare=False)  # coin id -> Buttons per step
+
+    @property
+    def route_steps(self) -> int:
+        return len(self.route)
+
+
+def distance_field(grid, targets: list[tuple[float, float, float, float]], *, support: np.ndarray | None = None,
+                   up_cost: float | None = None, unsupported_cost: float | None = None) -> np.ndarray:
+    """Distance (px) from every tile to the nearest target box, moving through non-solid tiles.
+
+    8-neighbour Dijkstra between tile centres; a move upward costs ``up_cost`` times as much, diagonals
+    may not cut a solid corner. ``support`` (rows x cols bool, see :func:`support_map`) marks tiles a
+    player can be in without falling to its death; moving through the others costs ``unsupported_cost``
+    times as much, so a wide pit is far across and a lift's path over it is near. Solid and unreachable
+    tiles are ``inf``."""
+    up_cost = UP_COST if up_cost is None else up_cost
+    unsupported_cost = UNSUPPORTED_COST if unsupported_cost is None else unsupported_cost
+    rows, cols, ts = grid.rows, grid.cols, grid.tile_size
+    open_ = (np.asarray(grid.kinds) != TileKind.SOLID).ravel().tolist()
+    weight = [1.0] * (rows * cols) if support is None else \
+        np.where(support, 1.0, unsupported_cost).ravel().tolist()
+    dist = [math.inf] * (rows * cols)
+    heap: list[tuple[float, int]] = []
+    for x, y, w, h in targets:
+        c0, c1 = max(0, int(x // ts)), min(cols - 1, int((x + w - 1e-9) // ts))
+        r0, r1 = max(0, int(y // ts)), min(rows - 1, int((y + h - 1e-9) // ts))
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                i = r * cols + c
+                if open_[i] and dist[i] > 0.0:
+                    dist[i] = 0.0
+                    heap.append((0.0, i))
+    heapq.heapify(heap)
+    # from a tile toward the target is the reverse of the search's move: a step *down* here is the
+    # player climbing *up* toward the target
+    moves = [(dc, dr, ts * math.hypot(dc, dr * (up_cost if dr > 0 else 1.0)))
+             for dc in (-1, 0, 1) for dr in (-1, 0, 1) if dc or dr]
+    while heap:
+        d, i = heapq.heappop(heap)
+        if d > dist[i]:
+            continue
+        r, c = divmod(i, cols)
+        for dc, dr, cost in moves:
+            nr, nc = r + dr, c + dc
+            if not (0 <= nr < rows and 0 <= nc < cols):
+                continue
+            j = nr * cols + nc
+            if not open_[j] or (dc and dr and not (open_[r * cols + nc] and open_[nr * cols + c])):
+                continue
+            nd = d + cost * max(weight[i], weight[j])
+            if nd < dist[j]:
+                dist[j] = nd
+                heapq.heappush(heap, (nd, j))
+    return np.asarray(dist, dtype=np.float64).reshape(rows, cols)
+
+
+def support_map(level: LevelData, feel: FeelConfig) -> np.ndarray:
+    """Tiles with something to stand on at most a jump's height (plus a tile) below: ground of any kind,
+    or the sweep of a moving platform along its path. Hazard tiles are never support."""
+    grid, ts = level.grid, level.tile_size
+    kinds = np.asarray(grid.kinds)
+    base = kinds != TileKind.EMPTY
+    for spec in level.platforms:
+        xs = [x for x, _ in spec.points] + [spec.x]
+        ys = [y for _, y in spec.points] + [spec.y]
+        _mark(base, min(xs), min(ys), max(xs) + spec.w - min(xs), max(ys) + spec.h - min(ys), ts)
+    reach = max(1, math.ceil(feel.jump.height / ts) + 1)
+    support = np.zeros_like(base)
+    for k in range(1, min(reach, base.shape[0] - 1) + 1):
+        support[:-k] |= base[k:]
+    for area in level.hazards:
+        support[_cells(area.x, area.y, area.w, area.h, ts, base.shape)] = False
+    return support & (kinds != TileKind.SOLID)
+
+
+def _cells(x, y, w, h, ts, shape):
+    rows, cols = shape
+    c0, c1 = max(0, int(x // ts)), min(cols - 1, int((x + w - 1e-9) // ts))
+    r0, r1 = max(0, int(y // ts)), min(rows - 1, int((y + h - 1e-9) // ts))
+    return slice(r0, r1 + 1), slice(c0, c1 + 1)
+
+
+def _mark(grid_bool, x, y, w, h, ts):
+    grid_bool[_cells(x, y, w, h, ts, grid_bool.shape)] = True
+
+
+class _Node:
+    __slots__ = ("parent", "word", "count", "steps", "snap", "cx", "cy", "score", "penalty", "grounded")
+
+    def __init__(self, parent, word, count, steps, snap, cx, cy):
+        self.parent, self.word, self.count, self.steps = parent, word, count, steps
+        self.snap, self.cx, self.cy = snap, cx, cy
+        self.score = 0.0
+        self.penalty = 0.0  # px added to the score (in the air with nothing below)
+        self.grounded = False
+
+    def route(self) -> tuple:
+        chunks = []
+        node = self
+        while node is not None and node.word is not None:
+            chunks.append((node.word, node.count))
+            node = node.parent
+        out: list[Buttons] = []
+        for word, count in reversed(chunks):
+            out.extend([_BUTTONS[word]] * count)
+        return tuple(out)
+
+
+_BUTTONS = {w: parse_script(f"1 {w}")[0] for w in ("-", "left", "right", "jump", "left+jump", "right+jump",
+                                                   "down+jump")}
+
+
+class Search:
+    """One search over one level and feel; :meth:`run` it toward a target set, then read the results."""
+
+    def __init__(self, level: LevelData, feel: FeelConfig | None = None, *, cell: float = GRAINS[0],
+                 start: _Node | None = None, session: Session | None = None):
+        """A search from the level's start, or from ``start`` (a node of an earlier search on ``session``,
+        with its snapshot: the routes found then continue that node's route)."""
+        self.level = level
+        self.cell = cell
+        self.feel = feel = feel or FeelConfig()
+        self.session = session or Session(level, feel)
+        hz = feel.physics.hz
+        full = max(1, round(feel.jump.time_to_apex * hz))
+        self.walk_stops = sorted({max(1, round(t * hz)) for t in WALK_TIMES})
+        self.jump_stops = sorted({1, max(1, round(full * JUMP_SHARE)), full})
+        d = feel.derived
+        self.coyote = d.coyote_steps
+        self.vx_grain = max(feel.run.max_speed / 3.0, 1.0)
+        self.vy_grain = max(d.takeoff_speed / 4.0, 1.0)
+        flight = feel.jump.time_to_apex + d.fall_time  # s, a full jump from take-off to landing
+        self.movers = [_Mover(p, d.jump_distance + p.path.speed * flight, hz)
+                       for p in self.session.world.platforms if len(p.path.points) > 1 and p.path.speed > 0]
+        self.reach = d.jump_distance  # px: other actors nearer than this are part of the key
+        self.coin_boxes = {c.id: _coin_box(c) for c in level.coins}
+        self.seen: set = set()
+        self.open: list = []  # heap of (score, order, node)
+        self.order = 0
+        self.states = 0
+        self.expanded = 0
+        self.goal_node: _Node | None = None
+        self.coin_nodes: dict[int, _Node] = {}
+        self.waypoint: tuple[float, float, float, float] | None = None  # see aim()
+        self.touched: list[_Node] = []  # states that touched the waypoint, with their snapshots
+        self.best: tuple[float, _Node] | None = None  # the standing state closest to the goal
+        self.support = support_map(level, feel)
+        self._goal_field = self._field([(g.x, g.y, g.w, g.h) for g in level.goals])
+        self.field = self._goal_field
+        s = self.session
+        self.floor_below = _floor_below(level.grid)
+        if start is None:
+            start = _Node(None, None, 0, 0, s.snapshot(), *self._aim(s.player))
+            start.grounded = True  # where the level starts counts as reached, standing or not
+        else:
+            s.restore(start.snap)
+        root = start
+        self.seen.add(self._key())
+        self.states = 1
+        self._push(root)
+
+    # -- the heuristic ------------------------------------------------------------------------------------
+    def _h(self, field: np.ndarray, cx: float, cy: float) -> float:
+        """Distance field at a point: the best of the 3x3 tiles around it plus the way to their centre."""
+        ts = self.level.tile_size
+        rows, cols = field.shape
+        c0 = min(max(int(cx // ts), 0), cols - 1)
+        r0 = min(max(int(cy // ts), 0), rows - 1)
+        best = math.inf
+        for r in range(max(r0 - 1, 0), min(r0 + 2, rows)):
+            for c in range(max(c0 - 1, 0), min(c0 + 2, cols)):
+                f = field[r, c]
+                if f < best:
+                    dx, dy = (c + 0.5) * ts - cx, (r + 0.5) * ts - cy
+                    f += math.hypot(dx, dy * (UP_COST if dy < 0 else 1.0))
+                    if f < best:
+                        best = f
+        return best
+
+    def _aim(self, p) -> tuple[float, float]:
+        """The point whose distance scores a state: the player's centre when standing; in the air, where
+        it would stand on the first ground or platform straight below (a jump in place is no progress,
+        passing over a ledge is). Nothing below: the centre (the field there knows it is unsupported)."""
+        cx, cy = p.x + p.w / 2, p.y + p.h / 2
+        if p.on_ground:
+            return cx, cy
+        grid, ts = self.level.grid, self.level.tile_size
+        feet = p.y + p.h
+        row = int(feet // ts)
+        land = math.inf
+        if 0 <= row < grid.rows:
+            below = self.floor_below
+            for col in range(max(int(p.x // ts), 0), min(int((p.x + p.w - 1e-9) // ts), grid.cols - 1) + 1):
+                r = below[row][col]
+                if r < grid.rows:
+                    land = min(land, r * ts)
+        elif row < 0:
+            land = 0.0  # above the map: no telling, count the top row
+        for m in self.session.world.platforms:
+            if m.y >= feet - 1e-6 and m.x < p.x + p.w and p.x < m.x + m.w:
+                land = min(land, m.y)
+        return (cx, cy) if land == math.inf else (cx, land - p.h / 2)
+
+    def _field(self, boxes) -> np.ndarray:
+        return distance_field(self.level.grid, boxes, support=self.support)
+
+    def _push(self, node: _Node) -> None:
+        h = self._h(self.field, node.cx, node.cy)
+        node.score = h + node.penalty
+        if math.isinf(node.score):
+            node.score = 1e12  # out of the field's reach (e.g. walled off from the target): last resort
+        self.order += 1
+        heapq.heappush(self.open, (node.score, self.order, node))
+        if node.grounded and self.field is self._goal_field and (self.best is None or h < self.best[0]):
+            self.best = (h, node)  # the furthest place toward the goal the player stood
+
+    def aim(self, box: tuple[float, float, float, float]) -> None:
+        """Make ``box`` (x, y, w, h) a waypoint: states touching it are collected in ``touched`` (and not
+        searched on), and the search is led there."""
+        self.waypoint = box
+        self.retarget([box])
+
+    def retarget(self, boxes: list[tuple[float, float, float, float]]) -> None:
+        """Lead the search toward ``boxes`` (x, y, w, h) from now on: rescore the open states."""
+        self.field = self._field(boxes) if boxes else self._goal_field
+        nodes = [entry[2] for entry in self.open]
+        self.open = []
+        for node in nodes:
+            self._push(node)
+
+    # -- the key ------------------------------------------------------------------------------------------
+    def _key(self) -> tuple:
+        s = self.session
+        p = s.player
+        cell = self.cell
+        key = (int(p.x // cell), int(p.y // cell), round(p.vx / self.vx_grain), round(p.vy / self.vy_grain),
+               p.on_ground, p.jumping, p.held.jump, max(0, self.coyote - p.air_steps), p.drop_left > 0)
+        cx, cy = p.x + p.w / 2, p.y + p.h / 2
+        movers = [m.phase(i, cx, cy) for i, m in enumerate(self.movers) if m.near(cx, cy)]
+        reach = self.reach
+        for i, a in enumerate(s.world.actors):  # other actors (enemies, later) nearby
+            if a is not p and abs(a.x - p.x) < reach and abs(a.y - p.y) < reach:
+                movers.append((-1 - i, int(a.x // cell), int(a.y // cell), round(a.vx), round(a.vy)))
+        return key + tuple(movers) if movers else key
+
+    def _wait_limit(self) -> int:
+        """Steps worth standing still here: the longest period of a moving platform whose path passes
+        within reach (0 when none does: then waiting changes nothing)."""
+        p = self.session.player
+        cx, cy = p.x + p.w / 2, p.y + p.h / 2
+        return max((m.period for m in self.movers if m.path_near(cx, cy)), default=0)
+
+    # -- macros -------------------------------------------------------------------------------------------
+    def _lanes(self) -> list[tuple[list[tuple[str, int]], tuple[int, ...], bool]]:
+        """(segments, stops, is_jump) for the state the session is in: segments of (word, steps); a child
+        state is made after each stop (a count of steps from the lane's start)."""
+        p = self.session.player
+        # on the ground: a short, medium and long hold; in the air: one decision per medium moment
+        if p.on_ground:
+            walk = tuple(self.walk_stops)
+        else:  # and, just off a ledge, every step a coyote jump is still possible
+            coyote = range(1, self.coyote - p.air_steps) if p.air_steps < self.coyote else ()
+            walk = tuple(sorted({*coyote, self.walk_stops[len(self.walk_stops) // 2]}))
+        lanes = [([(d, walk[-1])], walk, False) for d in ("right", "left")]
+        # standing still: where a moving platform passes, wait (up to its period) until the key changes
+        wait = self._wait_limit() if p.on_ground else 0
+        lanes.append(([("-", max(walk[-1], wait))], walk, False))
+        full = self.jump_stops[-1]
+        jumps = (("right", "right+jump"), ("left", "left+jump"), ("-", "jump"))
+        if p.held.jump and p.jumping:  # rising from a held jump: holding on (maybe turning) is a choice too
+            lanes += [([(word, full)], (full,), True) for _d, word in jumps]
+        elif p.on_ground or p.air_steps < self.coyote:
+            for d, word in jumps:
+                if p.held.jump:  # let go for a step first, or it is no press
+                    lanes.append(([(d, 1), (word, full)], tuple(1 + k for k in self.jump_stops), True))
+                else:
+                    lanes.append(([(word, full)], tuple(self.jump_stops), True))
+        if p.on_ground and p.ground is not None and p.ground.one_way:
+            lanes.append(([("down+jump", 1)], (1,), True))
+        return lanes
+
+    def _expand(self, node: _Node) -> None:
+        """Play every macro from ``node``; each new state met at a stop, a landing, a take-off or a coin
+        becomes a child (a coin or the goal is recorded even in a known state)."""
+        s = self.session
+        self.expanded += 1
+        s.restore(node.snap)
+        for segments, stops, jumping in self._lanes():
+            s.restore(node.snap)
+            plan = [word for word, count in segments for _ in range(count)]
+            waiting = len(plan) > stops[-1]  # a wait: every step may end it
+            deaths, grounded, taken = s.deaths, s.player.on_ground, len(s.collected)
+            parent, word, run = node, None, 0  # the route so far: parent + `run` steps of `word`
+            for done, w in enumerate(plan, 1):
+                s.step(_BUTTONS[w])
+                if w != word and run:  # the buttons change inside a macro: close the run
+                    parent = _Node(parent, word, run, parent.steps + run, None, 0.0, 0.0)
+                    run = 0
+                word, run = w, run + 1
+                if s.deaths != deaths:
+                    break  # a branch that dies is no route
+                p = s.player
+                turned = p.on_ground != grounded and not (jumping and done <= stops[0])  # landed or left
+                grounded = p.on_ground
+                coin = len(s.collected) > taken
+                box = self.waypoint
+                touch = box is not None and p.x < box[0] + box[2] and box[0] < p.x + p.w and \
+                    p.y < box[1] + box[3] and box[1] < p.y + p.h
+                if not (done in stops or turned or coin or touch or s.completed or (waiting and done > stops[-1])):
+                    continue
+                parent = child = _Node(parent, word, run, parent.steps + run, None, *self._aim(p))
+                child.grounded = p.on_ground
+                if not p.on_ground and child.cy == p.y + p.h / 2:
+                    child.penalty = PIT_PENALTY
+                run = 0
+                if coin:
+                    taken = len(s.collected)
+                    for cid in s.collected:
+                        self.coin_nodes.setdefault(cid, child)
+                if s.completed:
+                    self.goal_node = self.goal_node or child
+                    break
+                if touch:
+                    child.snap = s.snapshot()
+                    self.touched.append(child)
+                    break
+                key = self._key()
+                if key in self.seen:
+                    if (coin and not (done in stops or turned)) or (waiting and not turned):
+                        continue  # only a coin, or still waiting for a platform: the macro goes on
+                    break  # a known place: its own search covers what follows
+                self.seen.add(key)
+                self.states += 1
+                child.snap = s.snapshot()
+                self._push(child)
+                if turned or (waiting and done > stops[-1]):
+                    break  # decide again where the ground changed, or the wait paid off
+        node.snap = None  # searched: free the snapshot (the route is kept through the parents)
+
+    # -- running ------------------------------------------------------------------------------------------
+    def run(self, done, deadline: float | None, max_states: int | None) -> str:
+        """Expand states until ``done()``; returns "done", "budget" or "exhausted"."""
+        while True:
+            if done():
+                return "done"
+            if not self.open:
+                return "exhausted"
+            if (deadline is not None and time.perf_counter() >= deadline) or \
+                    (max_states is not None and self.states >= max_states):
+                return "budget"
+            _score, _order, node = heapq.heappop(self.open)
+            self._expand(node)
+
+
+class _Mover:
+    """A moving platform as the search sees it: near the player (within ``reach`` px, a jump plus the
+    platform's own travel during one), its phase is part of the key."""
+
+    __slots__ = ("body", "reach", "legs", "period")
+
+    def __init__(self, body, reach: float, hz: int):
+        self.body, self.reach = body, reach
+        pts = body.path.points
+        loop = body.path.mode == "loop"
+        centres = [(x + body.w / 2, y + body.h / 2) for x, y in pts + (pts[:1] if loop else [])]
+        self.legs = list(itertools.pairwise(centres))  # the path of the platform's centre
+        length = sum(math.dist(a, b) for a, b in self.legs)
+        seconds = (length if loop else 2 * length) / body.path.speed + (1 if loop else 2) * body.path.wait
+        self.period = math.ceil(seconds * hz)
+
+    def near(self, cx: float, cy: float) -> bool:
+        b, r = self.body, self.reach
+        return abs(b.x + b.w / 2 - cx) < r + b.w / 2 and abs(b.y + b.h / 2 - cy) < r + b.h / 2
+
+    def path_near(self, cx: float, cy: float) -> bool:
+        """Whether the platform comes near (see :meth:`near`) somewhere along its path."""
+        b, r = self.body, self.reach
+        for (x0, y0), (x1, y1) in self.legs:
+            # the leg's point closest to the player, measured like near(): per axis, box half-size added
+            dx, dy = x1 - x0, y1 - y0
+            t = ((cx - x0) * dx + (cy - y0) * dy) / (dx * dx + dy * dy) if dx or dy else 0.0
+            t = min(max(t, 0.0), 1.0)
+            if abs(x0 + t * dx - cx) < r + b.w / 2 and abs(y0 + t * dy - cy) < r + b.h / 2:
+                return True
+        return False
+
+    def phase(self, i: int, cx: float, cy: float) -> tuple:
+        """Where the platform is and which way it goes: finely when it is close to the player."""
+        b = self.body
+        gap = max(abs(b.x + b.w / 2 - cx) - b.w / 2, abs(b.y + b.h / 2 - cy) - b.h / 2)
+        grain = MOVER_GRAIN[0] if gap < CLOSE else MOVER_GRAIN[1]
+        return i, int(b.x // grain), int(b.y // grain), (b.vx > 0) - (b.vx < 0), (b.vy > 0) - (b.vy < 0)
+
+
+def _floor_below(grid) -> list[list[int]]:
+    """``[row][col]``: the first row at or below ``row`` whose tile is not empty (``rows`` if none)."""
+    kinds = np.asarray(grid.kinds)
+    out = np.full(kinds.shape, grid.rows, dtype=np.int64)
+    nxt = np.full(grid.cols, grid.rows, dtype=np.int64)
+    for r in range(grid.rows - 1, -1, -1):
+        nxt = np.where(kinds[r] != TileKind.EMPTY, r, nxt)
+        out[r] = nxt
+    return out.tolist()
+
+
+def _coin_box(area) -> tuple[float, float, float, float]:
+    if area.w <= 0 or area.h <= 0:
+        half = COIN_POINT_SIZE / 2.0
+        return area.x - half, area.y - half, COIN_POINT_SIZE, COIN_POINT_SIZE
+    return area.x, area.y, area.w, area.h
+
+
+def find_routes(level: LevelData, feel: FeelConfig | None = None, *, seconds: float | None = 20.0,
+                max_states: int | None = None, coins: bool = True, grains: tuple[float, ...] = GRAINS) -> RouteReport:
+    """Search ``level`` under ``feel`` for a route to the goal, then to every coin not touched on the way.
+
+    ``seconds`` and ``max_states`` bound the whole search (goal first; the coins get what is left). A
+    search that explores every state it can reach without finding the goal is repeated with a finer key
+    (``grains``, px) while the budget lasts, so "not finished" is not an artefact of the coarse key.
+    """
+    t0 = time.perf_counter()
+    deadline = None if seconds is None else t0 + seconds
+    passes: list[Search] = []
+    for cell in grains:
+        search = Search(level, feel, cell=cell)
+        passes.append(search)
+        left = None if max_states is None else max(0, max_states - sum(s.states for s in passes[:-1]))
+        outcome = search.run(lambda s=search: s.goal_node is not None, deadline, left)
+        if outcome != "exhausted":
+            break
+    states = lambda: sum(s.states for s in passes)  # noqa: E731
+    goal_at = (time.perf_counter() - t0, states()) if outcome == "done" else (None, None)
+    coin_nodes: dict[int, _Node] = {}
+    for s in passes:
+        for cid, node in s.coin_nodes.items():
+            coin_nodes.setdefault(cid, node)
+    if coins and outcome == "done":
+        while len(coin_nodes) < len(search.coin_boxes):
+            missing = [c for c in search.coin_boxes if c not in coin_nodes]
+            search.retarget([search.coin_boxes[c] for c in missing])
+            left = None if max_states is None else max(0, max_states - states() + search.states)
+            outcome = search.run(lambda m=missing: any(c in search.coin_nodes for c in m), deadline, left)
+            for cid, node in search.coin_nodes.items():
+                coin_nodes.setdefault(cid, node)
+            if outcome != "done":
+                break
+    finished = search.goal_node is not None
+    stuck = None
+    if not finished:
+        best = min((s.best for s in passes if s.best is not None), key=lambda b: b[0], default=None)
+        if best is not None:
+            stuck = _stuck(level, search.feel, best[1].route())
+    missed = tuple((round(b[0] + b[2] / 2, 1), round(b[1] + b[3] / 2, 1))
+                   for cid, b in search.coin_boxes.items() if cid not in coin_nodes)
+    return RouteReport(
+        level=level.name, finished=finished, route=search.goal_node.route() if finished else (),
+        coins_total=len(search.coin_boxes), coins_reached=tuple(sorted(coin_nodes)), coins_missed=missed,
+        stuck=stuck, states=states(), expanded=sum(s.expanded for s in passes),
+        seconds=time.perf_counter() - t0, goal_seconds=goal_at[0], goal_states=goal_at[1],
+        exhausted=not search.open, grain=search.cell,
+        coin_routes={cid: n.route() for cid, n in coin_nodes.items()})
+
+
+def find_tour(level: LevelData, feel: FeelConfig | None = None,
+              waypoints: list[tuple[float, float, float, float]] = (), *, seconds: float | None = 60.0,
+              tries: int = 3) -> tuple | None:
+    """A route that touches each waypoint box (x, y, w, h) in order, then reaches the goal: Buttons per step,
+    or None. Each leg searches from a state that touched the last waypoint; when a leg finds nothing (a
+    waypoint touched in mid-air can be a trap), up to ``tries`` other states that touched it are tried."""
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    session = Session(level, feel or FeelConfig())
+
+    def leg(start: _Node | None, i: int) -> _Node | None:
+        search = Search(level, feel, start=start, session=session)
+        if i == len(waypoints):
+            search.run(lambda: search.goal_node is not None, deadline, None)
+            return search.goal_node
+        search.aim(waypoints[i])
+        for k in range(tries):
+            if search.run(lambda k=k: len(search.touched) > k, deadline, None) != "done":
+                return None
+            end = leg(search.touched[k], i + 1)
+            if end is not None:
+                return end
+        return None
+
+    end = leg(None, 0)
+    return None if end is None else end.route()
+
+
+def _stuck(level: LevelData, feel: FeelConfig, route: tuple) -> Stuck:
+    """Where ``route`` leaves the player (replayed from a fresh start)."""
+    replay = Session(level, feel)
+    for b in route:
+        replay.step(b)
+    p = replay.player
+    ts = level.tile_size
+    return Stuck(p.x, p.y, int((p.x + p.w / 2) // ts), int((p.y + p.h - 1e-6) // ts), len(route), route)

@@ -1,0 +1,338 @@
+"""The game rules over one level: a player, its deaths and respawns, checkpoints, coins, signposts, goal.
+
+Used by the headless CLI and by the windowed game alike, so both play the same game. ``Session.step``
+takes one step's buttons and returns what happened as :class:`GameEvent` records; the game plays
+sounds and particles from them, the CLI writes them as JSON.
+
+Rules (one fixed step each call):
+- The player is a ``PLAYER_W`` x ``PLAYER_H`` engine Character, feet centred on the spawn point.
+- Death: touching a ``hazard``, touching an enemy other than by landing on it, a turret's bullet, being
+  squished by a moving platform, or the top of the box going below the map's bottom edge. The player is
+  then removed from the world and frozen for ``DEATH_STEPS`` steps (inputs ignored, platforms keep
+  moving); on the next step it reappears standing at the respawn
+  point with zero velocity (that step also ignores inputs) -- 21 steps after the death step.
+- Respawn point: the bottom-centre of the last checkpoint reached, else the spawn point. A checkpoint is
+  reached by entering its column -- its x span at any height, so jumping over the flag or passing high
+  above it counts; reaching one that is not the current one moves the respawn point there (a
+  ``checkpoint`` event).
+- Coins are collected once each; a collected coin stays collected after a death.
+- The level objects live in their own modules, each a "part" with ``after_step`` rules, ``state()`` /
+  ``set_state()`` for snapshots and ``reset()`` on a respawn: ``enemies.py`` (stomps and hits),
+  ``hazards.py`` (turrets, bullets, springs), ``blocks.py`` (crumble, breakable), ``vines.py``. On a
+  respawn what the player destroyed stays destroyed (stomped enemies, broken blocks, their coins) and
+  what moves starts over (living enemies at their start, no bullets, fallen crumbles back).
+- Entering the goal completes the level on that step; later ``step`` calls do nothing.
+- When several things happen in one step they are handled in this order: stomps, springs, crumbles,
+  breaks (with their coins), checkpoints, coins, trigger enter/exit, goal, death (``hit`` first when an
+  enemy or a bullet did it; a goal reached on the step a hazard is touched wins).
+- ``time`` is the level time in seconds: each step adds the step length (1 / ``physics.hz``) of the feel
+  in force for that step, so retuning ``physics.hz`` mid-run keeps the clock and the best time honest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Any, NamedTuple
+
+from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, World
+
+from .blocks import Blocks
+from .enemies import ENEMY, HERO, SHOT, Enemies
+from .hazards import Hazards
+from .vines import Vines
+from game.files.levelfile import COIN_POINT_SIZE, Area, LevelData
+
+__all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
+           "SessionSnapshot"]
+
+PLAYER_W, PLAYER_H = 10, 14  # px, the player's collision box
+DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
+CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal",  # in Session.events and JSON
+                   "stomp", "hit", "spring", "crumble", "break")
+EXTRA_EVENTS = ("jump", "land", "respawn")  # returned by step() for sound and particles only
+
+CHECKPOINT_REACH = 1000.0  # px a checkpoint's column reaches beyond the map's top and bottom edges
+
+_NO_BUTTONS = Buttons()
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    step: int  # the step it happened in, numbered from 1
+    type: str  # one of CONTRACT_EVENTS or EXTRA_EVENTS
+    name: str  # the object's name ("" if none)
+
+    def as_dict(self) -> dict:
+        return {"step": self.step, "type": self.type, "name": self.name}
+
+
+class SessionSnapshot(NamedTuple):
+    """A Session's whole state at one step (``Session.snapshot``); restore it into the same session."""
+
+    session: Any  # the Session it belongs to
+    world: Any  # engine Snapshot (the player included, in or out of the world)
+    values: tuple  # Session.STATE.copied, in order
+    collected: frozenset
+    events: tuple
+    inside: tuple
+    parts: tuple  # each level-object part's state(), in Session.parts order
+
+
+class Session:
+    """One play-through of one level. Read ``player`` afresh each frame (it may be out of the world
+    while ``dead``)."""
+
+    def __init__(self, level: LevelData, feel: FeelConfig | None = None):
+        self.level = level
+        self.feel = feel or FeelConfig()
+        # crumbling and breaking blocks edit the tiles: each session edits its own copy of the level's grid
+        grid = level.grid.copy() if level.crumbles or level.breakables else level.grid
+        self.world = World(grid, feel=self.feel)
+        self.platforms: dict[int, Platform] = {}  # PlatformSpec id -> engine Platform
+        for spec in level.platforms:
+            path = Path(spec.points, speed=spec.speed, mode="ping-pong", wait=spec.wait)
+            self.platforms[spec.id] = self.world.add(
+                Platform(spec.x, spec.y, spec.w, spec.h, path, one_way=spec.one_way, name=spec.name,
+                         data=spec))
+        sx, sy = level.spawn
+        self.player: Character = self.world.add(
+            Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player", group=HERO,
+                      touches=ENEMY | SHOT))
+        self.world.settle(self.player)  # a spawn drawn a little into or above the floor still stands
+        self.enemies = Enemies(self.world, level)
+        self.hazards = Hazards(self.world, level)
+        self.blocks = Blocks(self.world, level)
+        self.vines = Vines(self.world, level)
+        # the level objects, each with state(), set_state() and reset() (on a respawn)
+        self.parts = (self.enemies, self.hazards, self.blocks, self.vines)
+        # Trigger order is event order within a step (see the module docstring).
+        for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
+                            ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
+            for area in areas:
+                x, y, w, h = area.x, area.y, area.w, area.h
+                if w <= 0 or h <= 0:  # a point coin: a small pickup box centred on the point
+                    x, y = x - COIN_POINT_SIZE / 2.0, y - COIN_POINT_SIZE / 2.0
+                    w = h = COIN_POINT_SIZE
+                if kind == "checkpoint":  # its whole column, from well above the map to below it
+                    y, h = -level.height - CHECKPOINT_REACH, 3 * level.height + 2 * CHECKPOINT_REACH
+                self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area), senses=HERO))
+
+        self.steps = 0
+        self._clock = (0.0, 0)  # (s before the current step rate, steps since): exact steps / hz at one rate
+        self.deaths = 0
+        self.coins = 0
+        self.completed = False
+        self.dead = False
+        self.collected: set[int] = set()  # coin Area ids
+        self.respawn: tuple[float, float] = level.spawn
+        self.checkpoint: Area | None = None  # the checkpoint the respawn point is at
+        self.message: str | None = None  # signpost text while the player is inside a trigger with one
+        self.events: list[GameEvent] = []  # contract events so far
+        self._inside: list[Area] = []  # trigger areas the player is in, in entry order
+        self._dead_left = 0
+
+    # -- stepping --------------------------------------------------------------------------------------
+    def step(self, buttons: Buttons) -> list[GameEvent]:
+        """Advance one fixed step; returns this step's events (contract events and extras)."""
+        if self.completed:
+            return []
+        self.steps += 1
+        self._clock = (self._clock[0], self._clock[1] + 1)
+        out: list[GameEvent] = []
+        p = self.player
+        self.vines.before_step()
+        if self.dead:
+            p.held = buttons  # the buttons keep being read: a jump held through a death is no new press
+            if self._dead_left > 0:
+                self._dead_left -= 1
+                self.world.step(_NO_BUTTONS)
+                return out
+            self._respawn(out)
+            result = self.world.step(_NO_BUTTONS)  # the respawn step: standing still, whatever is held
+            p.held = buttons
+        else:
+            result = self.world.step(buttons)
+        if any(c is p for c in result.jumped):
+            out.append(self._event("jump", ""))
+        if any(c is p for c in result.landed):
+            out.append(self._event("land", ""))
+
+        goal = killer = None
+        if not self.dead:
+            stomped, hitter = self.enemies.meet(result.touches, p, self.world.steps)
+            out.extend(self._event("stomp", name) for name in stomped)
+            if hitter is not None:
+                killer = hitter
+        self.enemies.after_step(result, self.world.steps)
+        sprung, shot = self.hazards.after_step(result, None if self.dead else p)
+        out.extend(self._event("spring", name) for name in sprung)
+        killer = killer or shot
+        fell, broke = self.blocks.after_step(result, None if self.dead else p)
+        out.extend(self._event("crumble", c.name) for c in fell)
+        for block in broke:
+            out.append(self._event("break", block.name))
+            if block.coin:
+                out.append(self._event("coin", block.name))
+        if broke:
+            self._count_coins()
+        for ev in result.triggers:
+            if ev.actor is not p:
+                continue
+            kind, area = ev.trigger.data
+            if kind == "trigger":
+                if ev.kind == "enter":
+                    self._inside.append(area)
+                    out.append(self._event("enter", area.name))
+                elif ev.kind == "exit":
+                    self._inside = [a for a in self._inside if a is not area]
+                    out.append(self._event("exit", area.name))
+            elif ev.kind == "exit":
+                continue
+            elif kind == "checkpoint":
+                if self.checkpoint is not area:
+                    self.checkpoint = area
+                    self.respawn = area.bottom_centre
+                    out.append(self._event("checkpoint", area.name))
+            elif kind == "coin":
+                if area.id not in self.collected:
+                    self.collected.add(area.id)
+                    self._count_coins()
+                    out.append(self._event("coin", area.name))
+            elif kind == "goal":
+                goal = goal or area
+            elif kind == "hazard":
+                killer = killer or area
+        self._update_message()
+
+        if goal is not None:
+            self.completed = True
+            out.append(self._event("goal", goal.name))
+        elif killer is not None:
+            if not isinstance(killer, Area):  # an enemy or a bullet: what hit the player
+                out.append(self._event("hit", killer.name))
+            self._die(killer.name, out)
+        elif any(a is p for a in result.squished) or p.y > self.level.height:
+            self._die("", out)
+        self.events.extend(e for e in out if e.type in CONTRACT_EVENTS)
+        return out
+
+    def _count_coins(self) -> None:
+        self.coins = len(self.collected) + self.blocks.coins
+
+    @property
+    def coins_total(self) -> int:
+        """Coins the level holds: its coin objects and the breakable blocks hiding one."""
+        return len(self.level.coins) + sum(1 for b in self.level.breakables if b.coin)
+
+    def _event(self, kind: str, name: str) -> GameEvent:
+        return GameEvent(self.steps, kind, name or "")
+
+    def _update_message(self) -> None:
+        self.message = None
+        for area in reversed(self._inside):
+            text = area.props.get("message")
+            if text:
+                self.message = str(text)
+                break
+
+    def _die(self, name: str, out: list[GameEvent]) -> None:
+        self.deaths += 1
+        out.append(self._event("death", name))
+        for area in self._inside:  # leaving the world leaves every trigger
+            out.append(self._event("exit", area.name))
+        self._inside = []
+        self.message = None
+        p = self.player
+        p.teleport(p.x, p.y)  # frozen where it died: no velocity, no interpolation smear
+        self.world.remove(p)
+        self.dead = True
+        self._dead_left = DEATH_STEPS
+
+    def _respawn(self, out: list[GameEvent]) -> None:
+        rx, ry = self.respawn
+        p = self.player
+        p.teleport(rx - p.w / 2.0, ry - p.h)
+        self.world.add(p)
+        self.world.settle(p)  # a checkpoint drawn a little into or above the floor still gives a standing start
+        for part in self.parts:
+            part.reset()
+        self.dead = False
+        out.append(self._event("respawn", self.checkpoint.name if self.checkpoint else ""))
+
+    # -- snapshots ------------------------------------------------------------------------------------------
+    # The rules' own state, listed in one place (tests/game/rules/test_session.py checks every attribute is named):
+    # plain values copied as they are, containers copied, and what a step never changes (kept).
+    STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
+                    "_dead_left", "_clock")
+    STATE_CONTAINERS = ("collected", "events", "_inside")
+    STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
+                  "blocks", "vines")  # (snapshotted apart)
+    _get_state = attrgetter(*STATE_COPIED)
+
+    def snapshot(self) -> SessionSnapshot:
+        """Everything a step can change: the world (with the player, even while dead), coins taken,
+        checkpoint, deaths, timers, events. Cheap; restore with :meth:`restore`."""
+        return SessionSnapshot(self, self.world.snapshot(extra=(self.player,)), self._get_state(self),
+                               frozenset(self.collected), tuple(self.events), tuple(self._inside),
+                               tuple(part.state() for part in self.parts))
+
+    def restore(self, snap: SessionSnapshot) -> None:
+        """Put this session back to ``snap``: stepping on is identical to never having left."""
+        if snap.session is not self:
+            raise ValueError("this snapshot was taken from another Session; restore it into its own session")
+        self.world.restore(snap.world)
+        for name, value in zip(self.STATE_COPIED, snap.values, strict=True):
+            setattr(self, name, value)
+        self.collected = set(snap.collected)
+        self.events = list(snap.events)
+        self._inside = list(snap.inside)
+        for part, state in zip(self.parts, snap.parts, strict=True):
+            part.set_state(state)
+
+    # -- tuning and reporting --------------------------------------------------------------------------
+    @property
+    def time(self) -> float:
+        """Seconds of level time so far: steps at each step rate, divided by that rate."""
+        before, steps = self._clock
+        return before + steps / self.feel.physics.hz
+
+    @time.setter
+    def time(self, seconds: float) -> None:  # carrying a run over to a reloaded level (F5)
+        self._clock = (seconds, 0)
+
+    def set_feel(self, feel: FeelConfig) -> None:
+        """Hot reload: keep positions, velocities, timers and the level time."""
+        self._clock = (self.time, 0)
+        self.feel = feel
+        self.world.set_feel(feel)
+
+    def state_hash(self) -> str:
+        """Digest of the engine state plus the game state (dead player, coins, respawn point...)."""
+        h = hashlib.sha256(self.world.state_hash().encode())
+        p = self.player
+        h.update(struct.pack("<6d", p.x, p.y, p.vx, p.vy, *self.respawn))
+        h.update(struct.pack("<4q3?", self.steps, self.deaths, self._dead_left,
+                             self.checkpoint.id if self.checkpoint else -1,
+                             self.completed, self.dead, p.on_ground))
+        h.update(repr(sorted(self.collected)).encode())
+        h.update(repr([a.id for a in self._inside]).encode())
+        h.update(repr([part.state() for part in self.parts]).encode())
+        return h.hexdigest()
+
+    def summary(self) -> dict:
+        """The JSON object of the headless contract (docs/headless.md)."""
+        p = self.player
+        return {
+            "level": self.level.name,
+            "steps": self.steps,
+            "completed": self.completed,
+            "deaths": self.deaths,
+            "coins": self.coins,
+            "player": {"x": float(p.x), "y": float(p.y), "w": float(p.w), "h": float(p.h),
+                       "vx": float(p.vx), "vy": float(p.vy), "on_ground": bool(p.on_ground)},
+            "events": [e.as_dict() for e in self.events],
+            "state_hash": self.state_hash(),
+        }

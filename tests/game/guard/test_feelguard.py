@@ -1,0 +1,84 @@
+"""The feel guard: levels checked in a background process after a change of feel, results polled without
+blocking; a newer change cancels the check under way."""
+
+from __future__ import annotations
+
+import time
+
+from engine import FeelConfig
+from game.guard.feelguard import DEBOUNCE, LevelGuard
+from game.files.levelfile import load_level
+from game.rules.session import Session
+
+STEP = "\n".join(["#######", "#.....#", "#...G.#", "#..####", "#P.####", "#######"])  # a two-tile step
+
+
+def wait_for(guard: LevelGuard, seconds: float = 60.0) -> None:
+    end = time.monotonic() + seconds
+    while guard.checking and time.monotonic() < end:
+        guard.poll()
+        time.sleep(0.05)
+    assert not guard.checking, [r.state for r in guard.results]
+
+
+def test_levels_are_checked_in_the_background_after_a_change_of_feel(write_map, tmp_path):
+    step = write_map("step.tmx", STEP)
+    broken = tmp_path / "broken.tmx"
+    broken.write_text("<map")
+    guard = LevelGuard([step, broken])
+    assert [r.state for r in guard.results] == ["idle", "idle"]
+    low = FeelConfig().with_value("jump.height", 24.0)  # cannot climb two tiles
+    t0 = time.monotonic()
+    guard.feel_changed(low, now=t0)
+    assert guard.checking and guard.poll(now=t0) is False  # nothing starts before the pause is over
+    guard.poll(now=t0 + DEBOUNCE)
+    wait_for(guard)
+    stuck, error = guard.results
+    assert stuck.state == "stuck" and "out of reach" in stuck.detail and (stuck.col, stuck.row) == (2, 4)
+    replay = Session(load_level(step), low)  # the route leads to where the search got stuck
+    for b in stuck.route:
+        replay.step(b)
+    assert not replay.completed and int((replay.player.x + 5) // 16) == stuck.col
+    assert error.state == "error" and "broken.tmx" in error.detail
+    guard.close()
+
+
+def test_a_newer_change_cancels_the_check_under_way(write_map):
+    step = write_map("step.tmx", STEP)
+    guard = LevelGuard([step])
+    t0 = time.monotonic()
+    guard.feel_changed(FeelConfig().with_value("jump.height", 24.0), now=t0)
+    guard.poll(now=t0 + DEBOUNCE)  # started
+    first = guard._proc
+    guard.feel_changed(FeelConfig(), now=t0 + DEBOUNCE)
+    assert guard._proc is None and guard.results[0].state == "checking"
+    guard.poll(now=t0 + 2 * DEBOUNCE)
+    wait_for(guard)
+    finished = guard.results[0]  # the default jump climbs it; the cancelled check's answer never shows
+    assert finished.state == "finished" and "finished, route" in finished.detail
+    first.join(timeout=5)
+    assert not first.is_alive()
+    guard.close()
+
+
+def test_the_same_feel_again_is_not_checked_again(write_map):
+    guard = LevelGuard([write_map("step.tmx", STEP)])
+    guard.feel_changed(FeelConfig(), now=0.0)
+    due = guard._due
+    guard.feel_changed(FeelConfig(), now=5.0)
+    assert guard._due == due
+    guard.close()
+
+
+def test_no_background_processes_means_an_error_per_level_not_a_crash(write_map, monkeypatch):
+    import multiprocessing
+
+    def refuse(*_args, **_kw):
+        raise OSError("processes are not supported")
+
+    monkeypatch.setattr(multiprocessing, "get_context", refuse)
+    guard = LevelGuard([write_map("step.tmx", STEP)])
+    guard.feel_changed(FeelConfig(), now=0.0)
+    guard.poll(now=DEBOUNCE)
+    assert not guard.checking and guard.results[0].state == "error"
+    assert "processes are not supported" in guard.results[0].detail

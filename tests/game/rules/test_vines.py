@@ -1,0 +1,53 @@
+"""Vines: a rope of `length` px hanging from its top, swaying in a breeze, brushed aside by the player."""
+
+import math
+
+import pytest
+
+from engine import Buttons
+from game.files.levelfile import load_level
+from game.rules.session import Session
+from game.rules.vines import vine_config
+
+ROOM = """
+........................
+........................
+........................
+........................
+.P......................
+########################
+"""
+
+
+def vine(x, y, length):
+    return (f'<object id="ID" name="ivy" type="vine" x="{x}" y="{y}"><properties><property name="length" '
+            f'type="float" value="{length}"/></properties><point/></object>')
+
+
+@pytest.mark.parametrize("length", [3.0, 8.0, 48.0, 50.0, 200.0])
+def test_a_vine_is_as_long_as_its_length_with_joints_at_most_8_px_apart(length):
+    cfg = vine_config(length)
+    assert cfg.segments * cfg.segment_length == pytest.approx(length) and cfg.segment_length <= 8.0
+
+
+def test_a_vine_hangs_from_its_top_and_sways_a_little_on_its_own(write_map):
+    s = Session(load_level(write_map("v.tmx", ROOM, [vine(200, 8, 48)])))
+    rope = s.vines.ropes[0]
+    tips = []
+    for _ in range(400):
+        s.step(Buttons())
+        tips.append(rope.points[-1])
+    assert rope.points[0] == (200.0, 8.0)
+    xs = [x for x, _ in tips[200:]]
+    assert 1.0 < max(xs) - 200 < 6.0 and 1.0 < 200 - min(xs) < 6.0  # a gentle sway both ways
+    assert all(math.dist(t, (200.0, 8.0)) <= 48.0 + 1e-6 for t in tips)
+
+
+def test_the_player_running_through_a_vine_brushes_it_aside(write_map):
+    s = Session(load_level(write_map("b.tmx", ROOM, [vine(120, 24, 48)])))  # the tip at the player's height
+    rope = s.vines.ropes[0]
+    swing = 0.0
+    for _ in range(120):
+        s.step(Buttons(right=True))
+        swing = max(swing, rope.points[-1][0] - 120.0)
+    assert swing > 8.0  # pushed well past the breeze's few px, the way the player ran

@@ -1,0 +1,556 @@
+"""The demo's scenes driven headless (dummy video and audio): title -> select -> play -> pause -> complete.
+
+Each test builds a two-level chain in a temp folder (TILEFEEL_LEVELS_DIR) and keeps progress in another
+(TILEFEEL_DATA_DIR), then runs the real App a frame or two per scene with synthetic frame times.
+"""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import json  # noqa: E402
+import shutil  # noqa: E402
+from pathlib import Path  # noqa: E402
+from types import SimpleNamespace  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from game.window import app as app_module  # noqa: E402
+from game.window.app import App, headless_replay  # noqa: E402
+from game.files.catalog import discover  # noqa: E402
+from game.window.scenes.complete import CompleteScene  # noqa: E402
+from game.window.scenes.pause import PauseScene  # noqa: E402
+from game.window.scenes.play import FINISH_DELAY, PlayScene  # noqa: E402
+from game.window.scenes.select import SelectScene  # noqa: E402
+from game.window.scenes.title import TitleScene  # noqa: E402
+
+MAPS = Path(__file__).resolve().parents[2] / "maps"
+
+ROW_EMPTY = ",".join(["0"] * 24)
+ROW_FLOOR = ",".join(["1"] * 24)
+
+
+def _level(title: str, nxt: str | None) -> str:
+    rows = [ROW_EMPTY] * 9 + [ROW_FLOOR]
+    nxt_prop = f'<property name="next" value="{nxt}"/>' if nxt else ""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" width="24"
+ height="10" tilewidth="16" tileheight="16" infinite="0" backgroundcolor="#336699" nextlayerid="4"
+ nextobjectid="20">
+ <properties><property name="title" value="{title}"/>{nxt_prop}</properties>
+ <tileset firstgid="1" source="test_tiles.tsx"/>
+ <layer id="1" name="ground" width="24" height="10"><data encoding="csv">
+{(","+chr(10)).join(rows)}
+</data></layer>
+ <objectgroup id="2" name="objects">
+  <object id="1" type="spawn" x="24" y="144"><point/></object>
+  <object id="2" name="c" type="coin" x="60" y="136"><point/></object>
+  <object id="3" name="sign" type="trigger" x="16" y="112" width="32" height="32">
+   <properties><property name="message" value="Hello there, jumper!"/></properties></object>
+  <object id="4" name="cp" type="checkpoint" x="100" y="112" width="16" height="32"/>
+  <object id="5" name="lift" type="platform" x="200" y="96" width="32" height="8">
+   <properties><property name="dx" type="int" value="64"/>
+    <property name="speed" type="int" value="40"/></properties></object>
+  <object id="6" name="spikes" type="hazard" x="300" y="136" width="32" height="8"/>
+  <object id="7" name="goal" type="goal" x="150" y="112" width="16" height="32"/>
+ </objectgroup>
+</map>
+"""
+
+
+@pytest.fixture
+def levels(tmp_path, monkeypatch):
+    lv = tmp_path / "levels"
+    (lv / "replays").mkdir(parents=True)
+    shutil.copy(MAPS / "test_tiles.tsx", lv)
+    shutil.copy(MAPS / "test_tiles.png", lv)
+    (lv / "01_start.tmx").write_text(_level("Start", "02_end.tmx"))
+    (lv / "02_end.tmx").write_text(_level("The End", None))
+    (lv / "replays" / "01_start.txt").write_text("# walk to the goal\nlevel 01_start.tmx\n150 right\n")
+    monkeypatch.setenv("TILEFEEL_LEVELS_DIR", str(lv))
+    monkeypatch.setenv("TILEFEEL_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("TILEFEEL_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("TILEFEEL_SHOTS_DIR", str(tmp_path / "shots"))
+    return lv
+
+
+def _args(**kw):
+    base = dict(level=None, feel=None, record=None, replay=None, debug=False, fullscreen=False, scale=1)
+    base.update(kw)
+    return SimpleNamespace(**base)
+
+
+@pytest.fixture
+def app(levels):
+    a = App(_args())
+    assert a.start() is None
+    yield a
+    a.close()
+
+
+def tick(app, actions=(), dt=1 / 60, frames=1):
+    for _ in range(frames):
+        app.input.begin_frame()
+        app.input.actions = list(actions)
+        app.scenes.update(dt, list(actions))
+        app.draw()
+        actions = ()
+
+
+def settle(app):
+    """Run frames until a fade finished."""
+    for _ in range(60):
+        if not app.scenes.busy:
+            return
+        tick(app, dt=0.05)
+
+
+def key(app, k, down=True):
+    app.input.handle(pygame.event.Event(pygame.KEYDOWN if down else pygame.KEYUP, key=k, mod=0, unicode=""))
+
+
+def test_catalog_follows_next_from_01(levels):
+    assert [i.name for i in discover()] == ["01_start.tmx", "02_end.tmx"]
+    first = discover()[0]
+    assert first.title == "Start" and first.coins == 1 and first.replay is not None
+
+
+def test_title_runs_the_attract_replay_behind_the_menu(app):
+    title = app.scenes.current
+    assert isinstance(title, TitleScene)
+    assert title.attract is not None
+    tick(app, frames=5)
+    assert title.attract.session.steps > 0
+
+
+def test_title_select_play_pause_complete(app):
+    tick(app, ["down"])
+    tick(app, ["confirm"])
+    settle(app)
+    select = app.scenes.current
+    assert isinstance(select, SelectScene)
+    tick(app, ["down"])  # the second level is locked
+    tick(app, ["confirm"])
+    assert "Locked" in (select.error or "")
+    tick(app, ["up"])
+    tick(app, ["confirm"])
+    settle(app)
+    play = app.scenes.current
+    assert isinstance(play, PlayScene) and play.info.name == "01_start.tmx"
+
+    key(app, pygame.K_RIGHT)
+    tick(app, frames=10)
+    assert play.session.player.vx > 0
+    key(app, pygame.K_RIGHT, down=False)
+
+    tick(app, ["pause"])
+    pause = app.scenes.current
+    assert isinstance(pause, PauseScene)
+    steps = play.session.steps
+    tick(app, frames=3)
+    assert play.session.steps == steps  # frozen while paused
+    tick(app, ["confirm"])  # Resume
+    assert app.scenes.current is play
+
+    goal = play.level.goals[0]
+    play.session.player.teleport(goal.x + 2, goal.y + goal.h - 14)
+    tick(app, frames=3)
+    assert play.session.completed
+    tick(app, dt=0.1, frames=int(FINISH_DELAY / 0.1) + 2)
+    settle(app)
+    done = app.scenes.current
+    assert isinstance(done, CompleteScene)
+    tick(app, dt=0.2, frames=3)
+
+    saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
+    assert "02_end.tmx" in saved["unlocked"]
+    assert saved["levels"]["01_start.tmx"]["completions"] == 1
+
+    tick(app, ["confirm"])  # Next level
+    settle(app)
+    assert isinstance(app.scenes.current, PlayScene)
+    assert app.scenes.current.info.name == "02_end.tmx"
+
+
+def test_pause_menu_restart_and_level_select(app):
+    app.start_level(app.levels[0], fade=False)
+    tick(app, ["pause"])
+    tick(app, ["down"])
+    tick(app, ["confirm"])  # Restart
+    settle(app)
+    assert isinstance(app.scenes.current, PlayScene)
+    tick(app, ["pause"])
+    tick(app, ["down"])
+    tick(app, ["down"])
+    tick(app, ["confirm"])  # Level select
+    settle(app)
+    assert isinstance(app.scenes.current, SelectScene)
+
+
+def test_unplugging_a_pad_pauses(app):
+    app.start_level(app.levels[0], fade=False)
+    tick(app, ["pad_removed"])
+    assert isinstance(app.scenes.current, PauseScene)
+
+
+def test_death_and_respawn_play_their_transition(app):
+    app.start_level(app.levels[0], fade=False)
+    play = app.scenes.current
+    spikes = play.level.hazards[0]
+    play.session.player.teleport(spikes.x + 4, spikes.y - 10)
+    tick(app, frames=3)
+    assert play.session.deaths == 1 and play.iris is not None
+    tick(app, frames=30)
+    assert not play.session.dead and play.look.visible
+
+
+def test_signpost_message_and_debug_overlay_draw(app):
+    app.start_level(app.levels[0], fade=False)
+    play = app.scenes.current
+    tick(app, frames=2)
+    assert play.session.message == "Hello there, jumper!"
+    app.debug = True
+    tick(app, frames=2)
+
+
+def test_developer_keys_screenshot_and_reload(app, levels):
+    app.start_level(app.levels[0], fade=False)
+    tick(app, frames=2)
+    assert app._dev_key(pygame.K_F12)
+    assert list(Path(os.environ["TILEFEEL_SHOTS_DIR"]).glob("tilefeel-*.png"))
+    play = app.scenes.current
+    play.session.player.teleport(60, 100)
+    play.reload()
+    assert app.scenes.current.session.player.x == 60
+
+
+def test_level_error_is_one_line_and_keeps_the_menu(app, levels):
+    (levels / "01_start.tmx").write_text("<map><broken")
+    scene = app.scenes.current
+    err = app.start_level(app.levels[0])
+    assert err and "\n" not in err
+    assert app.scenes.current is scene
+
+
+def test_replay_and_record(levels, tmp_path):
+    rec = tmp_path / "rec.txt"
+    a = App(_args(replay=str(levels / "replays" / "01_start.txt"), record=str(rec)))
+    assert a.start() is None
+    play = a.scenes.current
+    assert isinstance(play, PlayScene) and play.replay is not None
+    tick(a, frames=20)
+    assert play.session.player.x > 20
+    a.close()
+    b = App(_args(level=str(levels / "01_start.tmx"), record=str(rec)))
+    assert b.start() is None
+    key(b, pygame.K_RIGHT)
+    tick(b, frames=10)
+    b.close()
+    text = rec.read_text()
+    assert "right" in text
+
+
+def test_no_display_plays_the_replay_headless(levels, monkeypatch, capsys):
+    def no_window(*a, **k):
+        raise pygame.error("x11 not available")
+    monkeypatch.setattr(app_module, "Screen", no_window)
+    assert app_module.run_app(_args()) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("no display available (x11 not available)")
+    assert any(line.startswith("completed in") for line in out)
+
+
+def test_headless_replay_without_levels_says_so(capsys):
+    from engine import FeelConfig
+    assert headless_replay([], FeelConfig()) == 0
+    assert "no level" in capsys.readouterr().out
+
+
+# -- music and sounds: what plays when (a fake mixer records it) -------------------------------------------
+
+class FakeAudio:
+    """Records what the game asks the audio for."""
+
+    def __init__(self):
+        self.sounds: list[str] = []
+        self.music: str | None = None
+        self.tracks: list[str | None] = []
+        self.ducked = False
+        self.volumes = (0.7, 0.8)
+        self.muted = False
+
+    def play(self, name):
+        from game.window.audio import NAMES
+        assert name in NAMES, name
+        self.sounds.append(name)
+
+    def play_music(self, name):
+        if name != self.music:
+            self.music = name
+            self.tracks.append(name)
+
+    def duck(self, on):
+        self.ducked = bool(on)
+
+    def set_volumes(self, music=None, effects=None):
+        self.volumes = (self.volumes[0] if music is None else music, self.volumes[1] if effects is None else effects)
+
+    def toggle_mute(self):
+        self.muted = not self.muted
+        return self.muted
+
+
+def frame(app, actions=(), dt=1 / 60, frames=1):
+    """tick() plus the app's music sync, as App.frame does."""
+    for _ in range(frames):
+        tick(app, actions, dt=dt)
+        app.sync_music()
+        actions = ()
+
+
+def test_music_follows_the_scenes_and_every_sound_is_used(app):
+    fake = app.audio = FakeAudio()
+    frame(app)
+    assert fake.tracks == ["title"]
+    app.start_level(app.levels[0], fade=False)
+    frame(app)
+    play = app.scenes.current
+    assert fake.music == play.music == app.levels[0].music == "meadow" and not fake.ducked
+    frame(app, ["pause"])
+    assert isinstance(app.scenes.current, PauseScene) and fake.ducked and fake.music == "meadow"
+    frame(app, ["pause"])  # resume
+    assert app.scenes.current is play and not fake.ducked
+    assert fake.sounds.count("pause") == 2  # opening and closing the pause menu
+    spikes = play.level.hazards[0]
+    play.session.player.teleport(spikes.x + 4, spikes.y - 10)
+    frame(app, frames=40)
+    assert fake.sounds.index("death") < fake.sounds.index("respawn")
+    goal = play.level.goals[0]
+    play.session.player.teleport(goal.x + 2, goal.y + goal.h - 14)
+    frame(app, frames=3)
+    assert "goal" in fake.sounds
+    frame(app, dt=0.1, frames=int(FINISH_DELAY / 0.1) + 6)
+    assert isinstance(app.scenes.current, CompleteScene) and fake.music == "meadow"
+    from game.window.audio import NAMES
+    unused = set(NAMES) - set(fake.sounds) - {"coin", "checkpoint", "jump", "land", "menu_move", "menu_confirm",
+                                              "stomp", "spring", "crumble", "break"}  # (the next test)
+    assert not unused, f"sounds built but never played: {unused}"
+
+
+def test_levels_take_their_music_by_group_or_from_the_map(tmp_path, monkeypatch):
+    from game.window.audio import LOOPS
+    folder = tmp_path / "many"
+    folder.mkdir()
+    shutil.copy(MAPS / "test_tiles.tsx", folder)
+    shutil.copy(MAPS / "test_tiles.png", folder)
+    names = [f"0{i}_l.tmx" for i in range(1, 6)]
+    for i, name in enumerate(names):
+        (folder / name).write_text(_level(f"L{i}", names[i + 1] if i + 1 < len(names) else None))
+    infos = discover(folder)
+    assert [i.music for i in infos] == ["meadow", "meadow", "hills", "hills", "finale"]
+    assert all(i.music in LOOPS for i in infos)
+    text = _level("Sky", None).replace('<properties>', '<properties><property name="music" value="climb"/>')
+    (folder / "05_l.tmx").write_text(text)
+    assert discover(folder)[-1].music == "climb"
+    (folder / "05_l.tmx").write_text(text.replace('"climb"', '"jazz"'))
+    last = discover(folder)[-1]
+    assert last.music == "finale" and "map property 'music' is 'jazz'" in last.problem
+    assert "\n" not in last.problem and "05_l.tmx" in last.problem
+
+
+def test_title_demo_player_stays_between_the_logo_and_the_menu(monkeypatch, tmp_path):
+    """The shipped first level's replay behind the title: the player is never under the menu row."""
+    from game.window.scenes.title import LOGO_BOTTOM, MENU_BAND
+    monkeypatch.delenv("TILEFEEL_LEVELS_DIR", raising=False)
+    monkeypatch.setenv("TILEFEEL_DATA_DIR", str(tmp_path / "data"))
+    a = App(_args())
+    assert a.start() is None
+    try:
+        title = a.scenes.current
+        demo = title.attract
+        assert demo is not None and demo.replay
+        seen = 0
+        for _ in range(len(demo.replay) + 60):
+            title.update(1 / 60, [])
+            if not demo.look.visible:
+                continue
+            p = demo.session.player
+            px, py = p.interpolated(demo.clock.alpha)
+            x, feet = demo.camera.view(demo.clock.alpha).at(px + p.w / 2, py + p.h)
+            sprite = pygame.Rect(x - 8, feet - 20, 16, 20)
+            assert not sprite.colliderect(MENU_BAND), f"hidden by the menu at {demo.session.steps}"
+            assert sprite.top >= LOGO_BOTTOM - 2, f"under the tag line at {demo.session.steps}"
+            seen += 1
+        assert seen > len(demo.replay) * 0.9
+    finally:
+        a.close()
+
+
+def test_title_menu_is_a_row_and_offers_options_and_credits_once_the_game_is_done(app):
+    title = app.scenes.current
+    assert title.menu.horizontal and title.menu.items == ["Play", "Levels", "Options", "Quit"]
+    for info in app.levels:
+        app.progress.complete(info.name, 10.0, 1, 0, None)
+    again = TitleScene(app)
+    assert again.menu.items == ["Play", "Levels", "Options", "Credits", "Quit"]
+
+
+# -- options --------------------------------------------------------------------------------------------
+
+def test_options_change_volumes_at_once_and_are_saved_on_leaving(app, levels):
+    from game.window.scenes.options import OptionsScene
+    fake = app.audio = FakeAudio()
+    frame(app, ["right"])
+    frame(app, ["right"])
+    frame(app, ["confirm"])  # Options
+    settle(app)
+    opts = app.scenes.current
+    assert isinstance(opts, OptionsScene)
+    frame(app, ["left"])  # music 7 -> 6
+    assert fake.volumes[0] == pytest.approx(0.6)
+    frame(app, ["down"])
+    frame(app, ["right"])  # effects 8 -> 9, with a sample to hear it
+    assert fake.volumes[1] == pytest.approx(0.9) and fake.sounds[-1] == "coin"
+    frame(app, ["down"])
+    frame(app, ["right"])  # window scale auto -> 1x
+    assert app.screen.window.get_size() == (480, 270)
+    frame(app, ["right"])  # 2x
+    assert app.screen.window.get_size() == (960, 540)
+    frame(app, ["down"])
+    frame(app, ["down"])
+    frame(app, ["confirm"])  # Controls
+    assert opts.page == "controls"
+    frame(app, ["back"])
+    frame(app, ["back"])  # leave: saved
+    settle(app)
+    assert isinstance(app.scenes.current, TitleScene)
+    saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
+    assert saved["options"] == {"music": 6, "effects": 9, "scale": 2, "fullscreen": False}
+    b = App(_args(scale=None))
+    assert b.start() is None
+    try:
+        assert b.options.music == 6 and b.screen.window.get_size() == (960, 540)
+    finally:
+        b.close()
+
+
+def test_options_from_the_pause_menu_return_to_it(app):
+    from game.window.scenes.options import OptionsScene
+    app.start_level(app.levels[0], fade=False)
+    tick(app, ["pause"])
+    pause = app.scenes.current
+    for _ in range(3):
+        tick(app, ["down"])
+    tick(app, ["confirm"])
+    assert isinstance(app.scenes.current, OptionsScene) and app.scenes.current.ducked
+    tick(app, ["back"])
+    assert app.scenes.current is pause
+
+
+def test_the_bindings_page_lists_keys_and_pad_buttons(app):
+    from game.window.scenes.options import binding_rows
+    rows = {label: (keys, pad) for label, keys, pad in binding_rows(app.input.bindings)}
+    assert rows["Jump"] == ("Space / Z / K", "A")
+    assert rows["Move left"] == ("Left / A", "D-pad left")
+    assert rows["Confirm"][0] == "Return (or jump)"
+
+
+# -- the ending -----------------------------------------------------------------------------------------
+
+def test_finishing_the_last_level_leads_to_the_ending_with_totals(app):
+    from game.window.scenes.ending import EndingScene, game_totals
+    fake = app.audio = FakeAudio()
+    app.progress.complete(app.levels[0].name, 12.5, 1, 2, app.levels[1].name)
+    app.start_level(app.levels[1], fade=False)
+    play = app.scenes.current
+    spikes = play.level.hazards[0]
+    play.session.player.teleport(spikes.x + 4, spikes.y - 10)
+    frame(app, frames=30)  # one death
+    goal = play.level.goals[0]
+    play.session.player.teleport(goal.x + 2, goal.y + goal.h - 14)
+    frame(app, frames=3)
+    frame(app, dt=0.1, frames=int(FINISH_DELAY / 0.1) + 6)
+    done = app.scenes.current
+    assert isinstance(done, CompleteScene) and done.menu.items[0] == "The end"
+    frame(app, dt=0.2, frames=3)
+    frame(app, ["confirm"])
+    settle(app)
+    ending = app.scenes.current
+    assert isinstance(ending, EndingScene)
+    frame(app, frames=2)
+    assert fake.music == "ending"
+    rows = dict(game_totals(app))
+    assert rows["Levels finished"] == "2 / 2"
+    assert rows["Deaths"] == "1"  # counted when the level was left (the one before was not played here)
+    assert rows["Coins found"] == "1 / 2"
+    assert app.totals.seconds > 0
+    frame(app, dt=0.1, frames=30)  # the credits roll, fireworks go off
+    assert ending.roll_offset > 0 and ending.fx.items
+    frame(app, ["confirm"])
+    settle(app)
+    assert isinstance(app.scenes.current, TitleScene) and "Credits" in app.scenes.current.menu.items
+
+
+def test_credits_open_from_the_title(app):
+    from game.window.scenes.ending import EndingScene
+    for info in app.levels:
+        app.progress.complete(info.name, 10.0, 1, 0, None)
+    app.scenes.switch(TitleScene(app), fade=False)
+    for _ in range(3):
+        tick(app, ["right"])
+    tick(app, ["confirm"])
+    settle(app)
+    assert isinstance(app.scenes.current, EndingScene)
+
+
+def test_open_at_plays_a_route_at_once_and_hands_over_there(app, levels):
+    from engine import Buttons
+    from game.files.levelfile import load_level
+    from game.rules.session import Session
+
+    route = [Buttons(right=True)] * 25 + [Buttons()] * 5
+    assert app.open_at(levels / "01_start.tmx", route) is None
+    settle(app)
+    play = app.scenes.current
+    assert isinstance(play, PlayScene) and play.info.name == "01_start.tmx"
+    fresh = Session(load_level(levels / "01_start.tmx"), app.feel)
+    for b in route:
+        fresh.step(b)
+    assert play.session.steps == 30 and play.session.state_hash() == fresh.state_hash()
+    assert play.record == route  # a recording made from here still replays from the level's start
+
+
+def test_a_red_level_picked_in_the_f2_strip_is_opened_by_the_play_scene(app, levels):
+    from engine import Buttons
+
+    assert app.start_level(app.levels[1], fade=False) is None  # playing the second level
+    assert app.tuning is not None
+    app.tuning._open = (levels / "01_start.tmx", (Buttons(right=True),) * 12)  # what pick_level leaves
+    tick(app)
+    play = app.scenes.current
+    assert play.info.name == "01_start.tmx" and play.session.steps >= 12
+
+
+def test_the_level_objects_events_play_their_sounds(app):
+    from game.files.catalog import LevelInfo
+    from game.window.scenes.play import PlayScene
+    from game.rules.session import GameEvent
+
+    fake = app.audio = FakeAudio()
+    path = MAPS / "objects_demo.tmx"
+    play = PlayScene(app, LevelInfo(path, path.name, "Objects", None, 2))
+    for kind, name in (("stomp", "goomba"), ("spring", "boing"), ("crumble", "ledge"), ("break", "brick")):
+        play.on_event(GameEvent(1, kind, name), 0.0)
+    assert fake.sounds == ["stomp", "spring", "crumble", "break"]
+
+
+def test_the_level_list_counts_the_coins_hidden_in_breakable_objects_and_tiles(tmp_path):
+    from game.files.catalog import _peek
+
+    assert _peek(MAPS / "kinds.tmx").coins == 2  # the brick object and one breakable tile with a coin
+    assert _peek(MAPS / "objects_demo.tmx").coins == 2
+    broken = tmp_path / "k.tmx"  # a tileset that cannot be read: the map's own coins still count
+    broken.write_text((MAPS / "kinds.tmx").read_text().replace("kinds_tiles.tsx", "missing.tsx"))
+    assert _peek(broken).coins == 1
