@@ -101,8 +101,7 @@ class Platforms(_Section):
 class Wall(_Section):
     slide: bool = _switch(False, "wall slide: falling while pushing into a wall slows the fall")
     slide_speed: float = _knob(40.0, "px/s", 0.0, 2000.0, "fastest fall while sliding, with a fresh grip")
-    slide_time: float = _knob(1.2, "s", 0.02, 60.0, "the grip lasts this much sliding: the fall cap eases "
-                              "from slide_speed back to fall.max_speed; landing renews it")
+    slide_time: float = _knob(1.2, "s", 0.02, 60.0, "grip: over this much sliding the cap eases to fall.max_speed")
     jump: bool = _switch(False, "wall jump: a jump in the air near a wall kicks off it")
     jump_reach: float = _knob(6.0, "px", 0.0, 32.0, "a jump this far from a wall still kicks off it")
     coyote_time: float = _knob(0.05, "s", 0.0, 0.5, "after leaving a wall, a jump still kicks off it")
@@ -119,7 +118,7 @@ class Dash(_Section):
     time: float = _knob(0.15, "s", 0.02, 1.0, "how long a dash lasts (distance = speed x time)")
     end_speed: float = _knob(320.0, "px/s", 0.0, 4000.0, "speed kept along the dash when it ends")
     cooldown: float = _knob(0.2, "s", 0.0, 2.0, "from a dash's start until the next can start")
-    count: int = _knob(1, "dashes", 1, 10, "dashes before landing again (or a refill) restores them")
+    count: int = _knob(1, "dashes", 1, 10, "per landing (a refill gives them back too)")
     diagonals: bool = _switch(True, "8 directions; off: 4 (a diagonal input dashes sideways)")
     buffer_time: float = _knob(0.08, "s", 0.0, 0.5, "a dash pressed this early (cooling down) still happens")
     corner_correction: float = _knob(4.0, "px", 0.0, 8.0, "nudge around a corner a dash clips")

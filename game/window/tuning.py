@@ -61,7 +61,7 @@ import pygame
 from engine import Buttons, ConfigError, FeelConfig, knobs
 
 from game.files.feelfile import (SECTION_TITLES, FeelFileError, format_value, guide, load_feel,
-                       round_to_step, save_feel)
+                       round_to_step, save_feel, wall_jump_arc)
 from game.guard.feelguard import LevelGuard
 
 __all__ = ["TuningPanel", "predict_arcs"]
@@ -140,7 +140,7 @@ COL_NAME = PANEL.x + 8
 COL_VALUE_R = PANEL.x + 110               # values are right-aligned here
 COL_UNIT = PANEL.x + 114
 SLIDER = (PANEL.x + 143, PANEL.x + 191)   # slider track x range
-DERIVED = pygame.Rect(480 - 4 - 150, 270 - 4 - 70, 150, 70)   # bottom right: clear of the HUD and the arcs
+DERIVED = pygame.Rect(480 - 4 - 150, 270 - 4 - 84, 150, 84)   # bottom right: clear of the HUD and the arcs
 STATUS = pygame.Rect(PANEL.right + 4, DERIVED.y - 4 - 17, 480 - PANEL.right - 8, 17)
 LEVELS = pygame.Rect(PANEL.right + 4, DERIVED.bottom - 26, DERIVED.x - 4 - (PANEL.right + 4), 26)  # the strip
 STATUS_SECONDS = 4.0  # a confirmation fades after this; an error stays until the next action
@@ -303,7 +303,11 @@ class TuningPanel:
         return self.rows[self.selected][1]
 
     def nudge(self, dotted: str, steps: float) -> None:
-        """Change a knob by ``steps`` edit steps (may be fractional), clamped to its allowed range."""
+        """Change a knob by ``steps`` edit steps (may be fractional), clamped to its allowed range; a
+        switch turns on for a step up (Right, wheel up) and off for a step down."""
+        if self.types[dotted] == "bool":
+            self.set_value(dotted, steps > 0)
+            return
         step = guide(dotted).step
         unit = step * (0.1 if abs(steps) < 1 else 1)
         self.set_value(dotted, round_to_step(self.feel.get(dotted) + steps * step, unit))
@@ -311,7 +315,9 @@ class TuningPanel:
     def set_value(self, dotted: str, value: float) -> None:
         meta = self.meta[dotted]
         value = min(max(value, meta["min"]), meta["max"])
-        if self.types[dotted] == "int":
+        if self.types[dotted] == "bool":
+            value = bool(value)
+        elif self.types[dotted] == "int":
             value = int(round(value))
         else:
             value = float(format_value(dotted, float(value)))
@@ -462,9 +468,13 @@ class TuningPanel:
         i = self._row_at(pos)
         if i is not None and self.rows[i][0] == "knob":
             self.selected = i
+            dotted = self.rows[i][1]
             if SLIDER[0] - 3 <= pos[0] <= SLIDER[1] + 3:
-                self._drag = self.rows[i][1]
-                self._slide(self._drag, pos[0])
+                if self.types[dotted] == "bool":  # a switch: a click flips it
+                    self.set_value(dotted, not self.feel.get(dotted))
+                else:
+                    self._drag = dotted
+                    self._slide(dotted, pos[0])
             return True
         return PANEL.collidepoint(pos) or DERIVED.collidepoint(pos)
 
@@ -597,8 +607,11 @@ class TuningPanel:
         dotted = self.selected_knob()
         g, meta = guide(dotted), self.meta[dotted]
         self._text(surface, dotted, (x0 + 5, y + 3), VALUE)
-        info = (f"file {format_value(dotted, self.file_feel.get(dotted))}  "
-                f"limits {format_value(dotted, meta['min'])}..{format_value(dotted, meta['max'])}")
+        if self.types[dotted] == "bool":
+            info = f"file {_on_off(self.file_feel.get(dotted))}  switch"
+        else:
+            info = (f"file {format_value(dotted, self.file_feel.get(dotted))}  "
+                    f"limits {format_value(dotted, meta['min'])}..{format_value(dotted, meta['max'])}")
         self._text(surface, info, (PANEL.right - 5, y + 3), UNIT, right=True)
         for j, line in enumerate(_wrap(g.what, PANEL.w - 10)[:3]):
             self._text(surface, line, (x0 + 5, y + 10 + j * 7), NAME)
@@ -621,6 +634,9 @@ class TuningPanel:
         value = self.feel.get(dotted)
         changed = self.modified(dotted)
         self._text(surface, _label(dotted.split(".", 1)[1]), (COL_NAME, y + 1), NAME)
+        if self.types[dotted] == "bool":
+            self._draw_switch_row(surface, value, changed, y)
+            return
         text = format_value(dotted, value)
         w = self._text(surface, text, (COL_VALUE_R, y + 1), CHANGED if changed else VALUE, right=True)
         if changed:  # a dot before the value: differs from the file (not saved yet)
@@ -636,6 +652,17 @@ class TuningPanel:
         surface.fill(FILL if inside else OUTSIDE, (a, cy, mx - a + 1, 1))
         surface.fill(VALUE if inside else OUTSIDE, (mx - 1, cy - 2, 3, 5))
 
+    def _draw_switch_row(self, surface, on: bool, changed: bool, y: int) -> None:
+        """A switch: "on" / "off" and a two-position toggle where sliders are."""
+        w = self._text(surface, _on_off(on), (COL_VALUE_R, y + 1), CHANGED if changed else VALUE if on else DIM,
+                       right=True)
+        if changed:
+            surface.fill(CHANGED, (COL_VALUE_R - w - 4, y + 3, 2, 2))
+        a = SLIDER[0]
+        track = pygame.Rect(a, y, 13, 6)
+        surface.fill(FILL if on else TRACK, track)
+        surface.fill(VALUE if on else DIM, (track.right - 5 if on else track.x + 1, y + 1, 4, 4))
+
     def _draw_derived(self, surface) -> None:
         self._box(surface, DERIVED)
         x0, y0 = DERIVED.x, DERIVED.y
@@ -649,6 +676,15 @@ class TuningPanel:
             ("coyote/buffer", f"{d.coyote_steps}/{d.buffer_steps}", "steps"),
             ("drop-through", f"{d.drop_steps}", "steps"),
         ]
+        if self.feel.wall.jump:
+            arc = wall_jump_arc(self.feel)
+            rows.append(("wall jump up/out", f"{arc.rise:.0f}/{arc.push:.0f}", "px"))
+        else:
+            rows.append(("wall jump", "off", ""))
+        if self.feel.dash.enabled:
+            rows.append(("dash distance", f"{d.dash_distance:.0f}", f"px {d.dash_distance / 16:.1f}t"))
+        else:
+            rows.append(("dash", "off", ""))
         for j, (label, value, unit) in enumerate(rows):
             y = y0 + 12 + j * ROW_H
             self._text(surface, label, (x0 + 5, y), NAME)
@@ -715,6 +751,10 @@ class TuningPanel:
         self._box(surface, rect)
         for j, line in enumerate(lines):
             self._text(surface, line, (rect.x + 5, rect.y + 3 + j * 7), ERROR if self.status_error else OK)
+
+
+def _on_off(value) -> str:
+    return "on" if value else "off"
 
 
 def _wrap(text: str, width: int) -> list[str]:

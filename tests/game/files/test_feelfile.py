@@ -56,7 +56,10 @@ def test_default_feel_toml_comments_every_knob_with_unit_and_range():
         comment = line.split("#", 1)[1]
         assert comment.strip().startswith(meta["unit"] + ","), name
         g = GUIDE[name]
-        assert "[" in comment and ".." in comment, f"{name}: no sensible range in the comment"
+        if meta["unit"] == "on/off":  # a switch: says how to write it
+            assert comment.rstrip().endswith("[true/false]"), name
+        else:
+            assert "[" in comment and ".." in comment, f"{name}: no sensible range in the comment"
         assert meta["min"] <= g.lo < g.hi <= meta["max"], f"{name}: guide range outside the engine limits"
 
 
@@ -89,7 +92,7 @@ def test_every_key_round_trips_through_a_toml_file(tmp_path, name):
     type_name, meta = next((t, m) for n, t, _d, m in knobs() if n == name)
     default = FeelConfig().get(name)
     value = GUIDE[name].lo if GUIDE[name].lo != default else GUIDE[name].hi
-    value = int(value) if type_name == "int" else float(value)
+    value = bool(value) if type_name == "bool" else int(value) if type_name == "int" else float(value)
     section, key = name.split(".")
     doc = tomlkit.document()
     table = tomlkit.table()
