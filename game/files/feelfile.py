@@ -234,7 +234,7 @@ def _with_range(exc: ConfigError) -> str:
     """Type errors name the allowed range too, so one message says everything needed to fix the value."""
     text = str(exc)
     meta = {name: m for name, _t, _d, m in knobs()}.get(exc.key)
-    if meta and exc.reason.startswith("expected") and "allowed" not in text:
+    if meta and exc.reason.startswith("expected") and "allowed" not in text and meta["unit"] != "on/off":
         text += f"; allowed {meta['min']}..{meta['max']} {meta['unit']}"
     return text
 
@@ -468,15 +468,21 @@ def save_feel(path: str | Path, feel: FeelConfig, base: FeelConfig | None = None
 
 
 def _replace_keep_column(table, key: str, item) -> None:
-    old = table[key]
+    old = _item(table, key)
     old_text = old.as_string()
     trivia = getattr(old, "trivia", None)
     table[key] = item
-    new = table[key]
+    new = _item(table, key)
     if trivia is not None and trivia.comment:
         pad = len(trivia.comment_ws) + len(old_text) - len(new.as_string())
         new.trivia.comment_ws = " " * max(1, pad)
         new.trivia.comment = trivia.comment
+
+
+def _item(table, key: str):
+    """The tomlkit item of ``key`` (``table[key]`` gives a plain ``bool`` for a boolean)."""
+    item = getattr(table, "item", None)
+    return item(key) if item is not None else table[key]
 
 
 # -- the default file --------------------------------------------------------------------------------------

@@ -416,3 +416,23 @@ def test_dashes_and_wall_moves_are_deterministic_and_snapshot_exact(scene):
     for i, s in enumerate(steps[half:], half):
         a.step(s)
         assert a.state_hash() == hashes[i]
+
+
+def test_a_run_jump_and_a_dash_clear_a_nine_tile_gap_that_a_run_jump_cannot():
+    rows = ["." * 50] * 12 + ["#" * 10 + "." * 9 + "#" * 31] + ["." * 50] * 6 + ["#" * 50]
+    text, edge, far = "\n".join(rows), 10 * TS, 19 * TS
+
+    def attempt(dash: bool):
+        w = World(TileGrid.from_ascii(text), ON)
+        hero = w.add(Character(8.0, 12 * TS - 14))
+        while hero.x + hero.w < edge:
+            w.step(Buttons(right=True))
+        for i in range(120):
+            w.step(Buttons(right=True, jump=i < 30, dash=dash and i == 20))
+        return hero
+
+    assert FeelConfig().derived.jump_distance < 9 * TS  # (6.7 tiles)
+    hero = attempt(True)
+    assert hero.on_ground and hero.x >= far and hero.y + hero.h == 12 * TS  # on the far side
+    hero = attempt(False)
+    assert hero.y + hero.h > 13 * TS  # down in the pit

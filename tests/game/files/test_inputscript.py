@@ -144,3 +144,10 @@ def test_reading_a_binary_file_names_the_line(tmp_path):
     (tmp_path / "s.txt").write_bytes(b"1 right\n\xff\xfe\n")
     with pytest.raises(ScriptError, match=r"s\.txt: line 2: the input script is not UTF-8"):
         read_script(tmp_path / "s.txt")
+
+
+def test_dash_is_a_button_word():
+    steps = parse_script("2 right+up+dash\n1 dash+jump\n")
+    assert [s.dash for s in steps] == [True, True, True] and steps[0].up and steps[2].jump
+    assert parse_script(format_script(steps)) == steps
+    assert format_script(steps).splitlines()[0] == "2 right+up+dash"
