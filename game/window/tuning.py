@@ -45,7 +45,9 @@ clicked, opens where the search got stuck (the furthest point toward the goal wh
 
 The jump preview (:func:`predict_arcs`) runs the REAL controller forward on ``world.clone()``: the
 held-jump arc and the tapped-jump arc from the player's current position and velocity, as if jump were
-pressed on the next step, holding the direction the player moves (or faces).
+pressed on the next step, holding the direction the player moves (or faces). With a feel that has the
+dash, :func:`predict_dash` adds the flight of a dash pressed on the next step that way (magenta); next to
+a wall in the air, the jump arcs are the wall jump the controller would do.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ from game.files.feelfile import (SECTION_TITLES, FeelFileError, format_value, gu
                        round_to_step, save_feel, wall_jump_arc)
 from game.guard.feelguard import LevelGuard
 
-__all__ = ["TuningPanel", "predict_arcs"]
+__all__ = ["TuningPanel", "dash_buttons", "predict_arcs", "predict_dash"]
 
 
 # -- the jump preview ------------------------------------------------------------------------------------
@@ -115,6 +117,44 @@ def predict_arcs(world, player, feel: FeelConfig | None = None, steps: int = 120
     return flights[0][2], flights[1][2]
 
 
+def predict_dash(world, player, feel: FeelConfig | None = None, steps: int = 120,
+                 direction: int | None = None) -> list[tuple[float, float]]:
+    """The predicted flight of a dash pressed on the next step, holding ``direction`` (as
+    :func:`predict_arcs`; with up held the dash goes up that way too when the player holds up now), then
+    no input until it lands (or ``steps``). ``[]`` when the feel has no dash or none is left. Replaying
+    :func:`dash_buttons` on the real world flies exactly these points; the real world is not touched."""
+    feel = feel or world.feel
+    if not feel.dash.enabled or getattr(player, "dashes_spent", 0) >= feel.dash.count:
+        return []
+    if direction is None:
+        moving = abs(player.vx) > 1.0
+        direction = (1 if player.vx > 0 else -1) if moving else int(getattr(player, "facing", 1))
+    up = bool(getattr(getattr(player, "held", None), "up", False))
+    sim = world.clone(triggers=False)
+    me = _counterpart(world, sim, player)
+    sim.set_feel(feel)
+    if me.held.dash:  # pretend dash was up last step: the next step is a fresh press
+        me.held = me.held._replace(dash=False)
+    points = [(me.x, me.y)]
+    airborne = not me.on_ground
+    for i in range(steps):
+        sim.step({me: dash_buttons(i, direction, up)})
+        points.append((me.x, me.y))
+        if not me.on_ground:
+            airborne = True
+        elif airborne and not me.dashing:
+            break
+        elif i > feel.derived.dash_steps and not me.dashing:
+            break  # a ground dash: done when it ends
+    return points
+
+
+def dash_buttons(step: int, direction: int, up: bool = False) -> Buttons:
+    """The buttons of step ``step`` (0-based) of a predicted dash: dash and the direction on the first."""
+    first = step == 0
+    return Buttons(left=first and direction < 0, right=first and direction > 0, up=first and up, dash=first)
+
+
 def jump_buttons(step: int, direction: int, tap: bool) -> Buttons:
     """The buttons of step ``step`` (0-based) of a predicted jump (tests replay these on the real world)."""
     return Buttons(left=direction < 0, right=direction > 0, jump=(step == 0) or not tap)
@@ -162,6 +202,7 @@ FILL = (104, 156, 255)
 OUTSIDE = (255, 120, 100)
 HELD = (96, 230, 255)
 TAPPED = (255, 150, 80)
+DASHED = (236, 110, 255)
 ERROR = (255, 110, 100)
 OK = (130, 230, 140)
 FINISHED = (70, 170, 90)
@@ -207,6 +248,7 @@ class TuningPanel:
         self._drag: str | None = None
         self._mouse = (-1, -1)
         self.arcs: tuple[list, list] = ([], [])
+        self.dash_arc: list = []  # the predicted dash (when the feel has one), drawn beside the jump arcs
         self._arc_key = None
         self._arc_cost = 0.0
         self._arc_fresh = False
@@ -265,8 +307,9 @@ class TuningPanel:
         t0 = time.perf_counter()
         try:
             self.arcs = predict_arcs(world, player, self.feel)
+            self.dash_arc = predict_dash(world, player, self.feel)
         except Exception as exc:  # noqa: BLE001 -- a preview must never take the game down
-            self.arcs = ([], [])
+            self.arcs, self.dash_arc = ([], []), []
             self._say(f"preview failed: {exc}", error=True)
         self._arc_cost = time.perf_counter() - t0
         self._arc_fresh = True
@@ -547,7 +590,7 @@ class TuningPanel:
         ox = camera_offset[0] - (player.x - self._arc_origin[0])
         oy = camera_offset[1] - (player.y - self._arc_origin[1])
         w, h = player.w, player.h
-        for points, color in ((self.arcs[1], TAPPED), (self.arcs[0], HELD)):
+        for points, color in ((self.dash_arc, DASHED), (self.arcs[1], TAPPED), (self.arcs[0], HELD)):
             if len(points) < 2:
                 continue
             feet = [(x + w / 2 - ox, y + h - oy) for x, y in points]
@@ -692,8 +735,11 @@ class TuningPanel:
             self._text(surface, unit, (x0 + 109, y), UNIT)
         y = DERIVED.bottom - 10
         pygame.draw.line(surface, BORDER, (x0 + 1, y - 3), (DERIVED.right - 2, y - 3))
-        for k, (label, color) in enumerate((("held jump", HELD), ("tapped jump", TAPPED))):
-            lx = x0 + 5 + k * 70
+        legend = [("held jump", HELD), ("tapped jump", TAPPED)]
+        if self.feel.dash.enabled:
+            legend = [("held", HELD), ("tapped", TAPPED), ("dash", DASHED)]
+        for k, (label, color) in enumerate(legend):
+            lx = x0 + 5 + k * (70 if len(legend) == 2 else 48)
             surface.fill(color, (lx, y + 2, 9, 1))
             surface.fill(color, (lx + 3, y + 1, 3, 3))
             self._text(surface, label, (lx + 13, y), color)

@@ -534,3 +534,37 @@ def test_the_panel_lists_the_new_knobs_and_draws_the_moves(panel):
         panel._keep_visible()
         panel.draw(surface)
     assert surface.get_at((DERIVED.x + 1, DERIVED.y + 1)).a > 0
+
+
+# -- the dash preview ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("airborne", [False, True])
+@pytest.mark.parametrize("direction", [1, -1])
+def test_the_predicted_dash_is_the_dash_actually_flown(airborne, direction):
+    from game.window.tuning import dash_buttons, predict_dash
+    feel = load_feel(ROOT / "presets" / "celeste.toml")
+    world, player = _world(x=200.0, feel=feel)
+    if airborne:
+        world.step(Buttons(jump=True))
+        for _ in range(5):
+            world.step(Buttons(jump=True))
+    before = world.state_hash()
+    points = predict_dash(world, player, direction=direction)
+    assert world.state_hash() == before  # the real world is not touched
+    assert len(points) > feel.derived.dash_steps
+    flown = [(player.x, player.y)]
+    for i in range(len(points) - 1):
+        world.step({player: dash_buttons(i, direction)})
+        flown.append((player.x, player.y))
+    assert flown == points
+    assert abs(points[feel.derived.dash_steps][0] - points[0][0]) == pytest.approx(feel.dash.speed * feel.dash.time)
+
+
+def test_no_dash_preview_without_the_dash_or_with_none_left():
+    from game.window.tuning import predict_dash
+    world, player = _world()
+    assert predict_dash(world, player) == []
+    feel = FeelConfig().with_value("dash.enabled", True)
+    world, player = _world(feel=feel)
+    player.dashes_spent = 1
+    assert predict_dash(world, player) == []
