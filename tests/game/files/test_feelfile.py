@@ -417,7 +417,7 @@ def test_a_number_for_a_switch_is_one_line_saying_true_or_false(tmp_path):
 
 
 def test_explain_shows_the_wall_jump_arc_and_the_dash_distance():
-    text = explain(load_feel(ROOT / "presets" / "celeste.toml"))
+    text = explain(load_feel(ROOT / "presets" / "moves" / "celeste.toml"))
     rows = {line.split("  ")[0]: line.split() for line in text.splitlines()[2:]}
     assert rows["wall-jump rise"][2] == "57.1" and rows["dash distance in tiles"][4] == "4.50"
     assert float(rows["wall-jump push at the apex"][5]) > 48  # kicked a few tiles clear of the wall
@@ -426,7 +426,7 @@ def test_explain_shows_the_wall_jump_arc_and_the_dash_distance():
 
 
 def test_the_celeste_preset_turns_the_three_moves_on_with_celeste_values():
-    feel = load_feel(ROOT / "presets" / "celeste.toml")
+    feel = load_feel(ROOT / "presets" / "moves" / "celeste.toml")
     assert feel.wall.slide and feel.wall.jump and feel.dash.enabled and not feel.wall.climb_jump
     assert (feel.run.max_speed, feel.dash.speed, feel.dash.end_speed, feel.wall.jump_speed) == (180, 480, 320, 260)
     assert (feel.dash.time, feel.dash.cooldown, feel.wall.slide_time, feel.wall.lock_time) == (0.15, 0.2, 1.2, 0.16)

@@ -527,7 +527,7 @@ def test_the_panel_lists_the_new_knobs_and_draws_the_moves(panel):
     names = {ident for kind, ident in panel.rows if kind == "knob"}
     assert {"wall.slide", "wall.jump_reach", "wall.lock_time", "dash.speed", "dash.count"} <= names
     assert ("group", "wall") in panel.rows and ("group", "dash") in panel.rows
-    panel._apply(load_feel(ROOT / "presets" / "celeste.toml"))
+    panel._apply(load_feel(ROOT / "presets" / "moves" / "celeste.toml"))
     surface = pygame.Surface((480, 270), pygame.SRCALPHA)
     for dotted in ("wall.slide", "dash.speed"):
         panel.selected = panel.rows.index(("knob", dotted))
@@ -542,7 +542,7 @@ def test_the_panel_lists_the_new_knobs_and_draws_the_moves(panel):
 @pytest.mark.parametrize("direction", [1, -1])
 def test_the_predicted_dash_is_the_dash_actually_flown(airborne, direction):
     from game.window.tuning import dash_buttons, predict_dash
-    feel = load_feel(ROOT / "presets" / "celeste.toml")
+    feel = load_feel(ROOT / "presets" / "moves" / "celeste.toml")
     world, player = _world(x=200.0, feel=feel)
     if airborne:
         world.step(Buttons(jump=True))
