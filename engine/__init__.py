@@ -6,7 +6,7 @@ Pure Python + numpy; copy this folder into your project. See engine/README.md an
 from .bodies import UNGROUPED, Actor, ActorEvent, Buttons, Character, Contact, Ground, Touch, Trigger, TriggerEvent
 from .crowd import Crowd, Walker, walk
 from .debug import DebugDraw, debug_draw
-from .feel import ConfigError, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, knobs
+from .feel import ConfigError, Dash, Derived, Fall, FeelConfig, Jump, Physics, Platforms, Run, Wall, knobs
 from .geometry import Rect, lerp, overlaps
 from ._snapshot import Snapshot
 from .platforms import Path, Platform
@@ -26,6 +26,7 @@ __all__ = [
     "ConfigError",
     "Contact",
     "Crowd",
+    "Dash",
     "DebugDraw",
     "Derived",
     "Edges",
@@ -55,6 +56,7 @@ __all__ = [
     "TriggerEvent",
     "UNGROUPED",
     "Walker",
+    "Wall",
     "World",
     "debug_draw",
     "knobs",

@@ -41,7 +41,9 @@ STATE: dict[type, Slots] = {
                  lists=("contacts",),
                  kept=("name", "data", "_world", "_run")),  # (_run: a cache checked against the box and tiles)
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
-                             "coyote_left", "buffer_left", "_feel", "control"),
+                             "coyote_left", "buffer_left", "_feel", "control", "wall_steps", "wall_side", "wall_hit",
+                             "grip_used", "lock_left", "lock_dir", "dash_left", "dash_dir", "dash_cooldown",
+                             "dashes_spent", "since_dash", "sliding"),
                      kept=("_feel_cache",)),
     _Stand: Slots(kept=("walker",)),  # a walker standing in for one step: never in a snapshot (its crowd is)
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",

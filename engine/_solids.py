@@ -58,12 +58,13 @@ class Step:
         near = [o for o in self.space.query(x, y, w, h) if o is not a and isinstance(o, Actor) and o.solid]
         return self.platforms + near if near else self.platforms
 
-    def around(self, a, dt: float):
+    def around(self, a, dt: float, reach: float = 0.0):
         """``blockers`` for an actor's own step: a box wide enough for anything one step can do (its
-        velocity, a jump's take-off, a ground snap or step up, a corner nudge: 4 tiles and its size)."""
+        velocity, a jump's take-off, a ground snap or step up, a corner nudge: 4 tiles and its size;
+        ``reach``: px more, what a Character's moves may add in a step: a dash, a wall jump)."""
         if not self.crates:
             return self.platforms
-        pad = (abs(a.vx) + abs(a.vy)) * dt + 4.0 * self.grid.tile_size + a.w + a.h
+        pad = (abs(a.vx) + abs(a.vy)) * dt + 4.0 * self.grid.tile_size + a.w + a.h + reach
         return self.blockers(a, a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
 
 

@@ -24,18 +24,22 @@ class _ButtonFields(NamedTuple):
     up: bool = False
     down: bool = False
     jump: bool = False
+    dash: bool = False
 
 
 class Buttons(_ButtonFields):
-    """Buttons held during one step (booleans). A *press* is a step held after a step not held."""
+    """Buttons held during one step (booleans). A *press* is a step held after a step not held.
+    ``dash`` does something only when the feel turns the dash on (``[dash] enabled``)."""
 
     __slots__ = ()
 
-    def __new__(cls, left=False, right=False, up=False, down=False, jump=False):
-        if not (left.__class__ is right.__class__ is up.__class__ is down.__class__ is jump.__class__ is bool):
-            left, right, up, down, jump = (_check.flag("Buttons", name, v) for name, v in
-                                           zip(_ButtonFields._fields, (left, right, up, down, jump), strict=True))
-        return super().__new__(cls, left, right, up, down, jump)
+    def __new__(cls, left=False, right=False, up=False, down=False, jump=False, dash=False):
+        if not (left.__class__ is right.__class__ is up.__class__ is down.__class__ is jump.__class__
+                is dash.__class__ is bool):
+            left, right, up, down, jump, dash = (
+                _check.flag("Buttons", name, v) for name, v in
+                zip(_ButtonFields._fields, (left, right, up, down, jump, dash), strict=True))
+        return super().__new__(cls, left, right, up, down, jump, dash)
 
 
 NO_BUTTONS = Buttons()
@@ -285,11 +289,23 @@ class Character(Actor):
         "buffer_left",
         "control",
         "coyote_left",
+        "dash_cooldown",
+        "dash_dir",
+        "dash_left",
+        "dashes_spent",
         "drop_left",
         "facing",
+        "grip_used",
         "held",
         "jumping",
+        "lock_dir",
+        "lock_left",
+        "since_dash",
         "since_press",
+        "sliding",
+        "wall_hit",
+        "wall_side",
+        "wall_steps",
     )
 
     def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player",
@@ -333,9 +349,34 @@ class Character(Actor):
         self.since_press = None  # steps since an unused jump press, or None
         self.drop_left = 0  # steps one-way platforms are still ignored
         self.jumping = False  # rising from a jump (releasing jump may still cut it)
+        # The moves (wall slide, wall jump, dash; see controller.py), all in steps:
+        self.wall_steps = 1 << 30  # 0 when the last step ended in the air within reach of a wall; counts up after
+        self.wall_side = 0  # that wall's side: +1 right, -1 left (0: none yet)
+        self.wall_hit = None  # that wall as a Contact (normal, kind, tile / other), or None
+        self.grip_used = 0  # steps of wall grip used since the last landing (or wall jump, or dash)
+        self.lock_left = 0  # steps horizontal input still reads as lock_dir (after a wall jump)
+        self.lock_dir = 0  # +1 / -1: away from the wall jumped off
+        self.dash_left = 0  # steps of the current dash left (0: not dashing)
+        self.dash_dir = (0.0, 0.0)  # the dash's unit direction; an axis stopped by a hit becomes 0
+        self.dash_cooldown = 0  # steps until the next dash may start
+        self.dashes_spent = 0  # dashes used since the last landing (or refill_dash)
+        self.since_dash = None  # steps since an unused dash press, or None
         # Read-only views for HUDs and traces, refreshed every step by the controller:
         self.coyote_left = 0  # steps in which a jump press still counts as from the ground
         self.buffer_left = 0  # steps a buffered press stays alive
+        self.sliding = 0  # wall sliding this step: the wall's side (+1 right, -1 left), else 0
+
+    @property
+    def dashing(self) -> bool:
+        """In the middle of a dash (no gravity, no steering)."""
+        return self.dash_left > 0
+
+    def refill_dash(self) -> bool:
+        """Give back every dash spent (a refill crystal). Returns True when one had been spent (the
+        crystal is used up), False when the character already had them all."""
+        spent = self.dashes_spent > 0
+        self.dashes_spent = 0
+        return spent
 
     def reset(self) -> None:
         """Clear velocity and timers (for respawning); keeps position, and ``held`` (input memory: a jump

@@ -4,7 +4,15 @@ Designers tune these; the controller reads them. Derived values (gravity, take-o
 steps) are computed from them in one place: :class:`Derived`.
 
 Each field's metadata carries ``unit``, ``min``, ``max`` and ``doc``; validation, the game's tuning
-panel and the docs all read the same table.
+panel and the docs all read the same table. Switches (unit ``on/off``) are booleans: the moves of
+``[wall]`` and ``[dash]`` are off unless a feel turns them on, so an older feel behaves as it always did.
+
+Reference for the moves: Celeste's ``Player.cs`` at its 8 px tiles, scaled to our 16 px tiles (distances
+and speeds x2, times as they are): WallSlideStartMax 20 -> ``wall.slide_speed`` 40 px/s, WallSlideTime
+1.2 s, WallJumpCheckDist 3 -> ``wall.jump_reach`` 6 px, WallJumpHSpeed 130 -> ``wall.jump_speed`` 260
+px/s, WallJumpForceTime 0.16 s -> ``wall.lock_time``, DashSpeed 240 -> ``dash.speed`` 480 px/s,
+EndDashSpeed 160 -> ``dash.end_speed`` 320 px/s, DashTime 0.15 s, DashCooldown 0.2 s, the dash button's
+0.08 s buffer -> ``dash.buffer_time``.
 """
 
 from __future__ import annotations
@@ -14,7 +22,8 @@ import math
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
-__all__ = ["ConfigError", "Derived", "Fall", "FeelConfig", "Jump", "Physics", "Platforms", "Run", "knobs"]
+__all__ = ["ConfigError", "Dash", "Derived", "Fall", "FeelConfig", "Jump", "Physics", "Platforms", "Run", "Wall",
+           "knobs"]
 
 
 class ConfigError(ValueError):
@@ -28,6 +37,11 @@ class ConfigError(ValueError):
 
 def _knob(default: float, unit: str, lo: float, hi: float, doc: str):
     return field(default=default, metadata={"unit": unit, "min": lo, "max": hi, "doc": doc})
+
+
+def _switch(default: bool, doc: str):
+    """An on/off knob (a boolean: ``true`` / ``false`` in a feel file)."""
+    return field(default=default, metadata={"unit": "on/off", "min": False, "max": True, "doc": doc})
 
 
 class _Section:
@@ -83,12 +97,41 @@ class Platforms(_Section):
     lift_cap_y: float = _knob(130.0, "px/s", 0.0, 1000.0, "most upward platform speed a jump inherits")
 
 
+@dataclass(frozen=True)
+class Wall(_Section):
+    slide: bool = _switch(False, "wall slide: falling while pushing into a wall slows the fall")
+    slide_speed: float = _knob(40.0, "px/s", 0.0, 2000.0, "fastest fall while sliding, with a fresh grip")
+    slide_time: float = _knob(1.2, "s", 0.02, 60.0, "grip: over this much sliding the cap eases to fall.max_speed")
+    jump: bool = _switch(False, "wall jump: a jump in the air near a wall kicks off it")
+    jump_reach: float = _knob(6.0, "px", 0.0, 32.0, "a jump this far from a wall still kicks off it")
+    coyote_time: float = _knob(0.05, "s", 0.0, 0.5, "after leaving a wall, a jump still kicks off it")
+    jump_speed: float = _knob(260.0, "px/s", 0.0, 2000.0, "speed away from the wall at a wall jump")
+    jump_height: float = _knob(48.0, "px", 4.0, 400.0, "apex of a held wall jump above where it starts")
+    lock_time: float = _knob(0.16, "s", 0.0, 1.0, "after a wall jump, input reads as away from the wall")
+    climb_jump: bool = _switch(False, "a wall jump pushing into the wall goes straight up it instead")
+
+
+@dataclass(frozen=True)
+class Dash(_Section):
+    enabled: bool = _switch(False, "dash: the dash button bursts in the direction held")
+    speed: float = _knob(480.0, "px/s", 50.0, 4000.0, "speed during a dash")
+    time: float = _knob(0.15, "s", 0.02, 1.0, "how long a dash lasts (distance = speed x time)")
+    end_speed: float = _knob(320.0, "px/s", 0.0, 4000.0, "speed kept along the dash when it ends")
+    cooldown: float = _knob(0.2, "s", 0.0, 2.0, "from a dash's start until the next can start")
+    count: int = _knob(1, "dashes", 1, 10, "per landing (a refill gives them back too)")
+    diagonals: bool = _switch(True, "8 directions; off: 4 (a diagonal input dashes sideways)")
+    buffer_time: float = _knob(0.08, "s", 0.0, 0.5, "a dash pressed this early (cooling down) still happens")
+    corner_correction: float = _knob(4.0, "px", 0.0, 8.0, "nudge around a corner a dash clips")
+
+
 _SECTIONS: dict[str, type] = {
     "physics": Physics,
     "run": Run,
     "jump": Jump,
     "fall": Fall,
     "platforms": Platforms,
+    "wall": Wall,
+    "dash": Dash,
 }
 
 
@@ -105,6 +148,19 @@ class Derived:
     drop_steps: int  # steps one-way platforms are ignored after a drop
     jump_distance: float  # px, horizontal distance of a held jump at full run (flat ground to flat ground)
     fall_time: float  # s, from the apex back to take-off height
+    # the moves (wall slide, wall jump, dash); their values are computed even while the moves are off
+    moves: bool = False  # any of wall.slide, wall.jump, dash.enabled is on
+    grip_steps: int = 1  # steps of sliding the wall grip lasts (round(wall.slide_time * hz), at least 1)
+    wall_coyote_steps: int = 0  # steps after the last step that began near a wall that a wall jump counts
+    wall_takeoff_speed: float = 0.0  # px/s, upward speed of a wall jump (sqrt(2 g wall.jump_height))
+    wall_time_to_apex: float = 0.0  # s, a held wall jump's rise (take-off speed / rising gravity)
+    lock_steps: int = 0  # steps input reads as away from the wall after a wall jump
+    dash_steps: int = 0  # steps a dash moves in: ceil(dash.time * hz); the last may be a part step
+    dash_last: float = 1.0  # the part (0..1] of its last step a dash moves in, so it lasts dash.time exactly
+    dash_distance: float = 0.0  # px, dash.speed * dash.time
+    dash_cooldown_steps: int = 0  # steps from a dash's start until the next can start
+    dash_buffer_steps: int = 0  # steps before a dash can start that a pressed dash is kept
+    reach: float = 0.0  # px, the most a step of the moves can carry a character (dash or wall jump)
 
 
 @dataclass(frozen=True)
@@ -114,6 +170,8 @@ class FeelConfig:
     jump: Jump = field(default_factory=Jump)
     fall: Fall = field(default_factory=Fall)
     platforms: Platforms = field(default_factory=Platforms)
+    wall: Wall = field(default_factory=Wall)
+    dash: Dash = field(default_factory=Dash)
 
     def __post_init__(self):
         for name, section in _SECTIONS.items():
@@ -148,7 +206,7 @@ class FeelConfig:
             sections[name] = replace(current, **changes)
         return replace(base, **sections)
 
-    def to_dict(self) -> dict[str, dict[str, float]]:
+    def to_dict(self) -> dict[str, dict[str, float | bool]]:
         return {name: {f.name: getattr(getattr(self, name), f.name) for f in fields(sec)}
                 for name, sec in _SECTIONS.items()}
 
@@ -173,6 +231,10 @@ def _derive(cfg: FeelConfig) -> Derived:
     gravity = 2.0 * h / (t * t)
     fall_gravity = gravity * cfg.fall.gravity_multiplier
     fall_time = math.sqrt(2.0 * h / fall_gravity)
+    wall, dash = cfg.wall, cfg.dash
+    wall_takeoff = math.sqrt(2.0 * gravity * wall.jump_height)
+    dash_span = dash.time * hz  # in steps, maybe fractional: the last step moves only its part
+    dash_steps = max(1, math.ceil(dash_span - 1e-9))
     return Derived(
         dt=1.0 / hz,
         gravity=gravity,
@@ -183,22 +245,44 @@ def _derive(cfg: FeelConfig) -> Derived:
         drop_steps=max(1, round(cfg.platforms.drop_through_time * hz)),
         jump_distance=cfg.run.max_speed * (t + fall_time),
         fall_time=fall_time,
+        moves=wall.slide or wall.jump or dash.enabled,
+        grip_steps=max(1, round(wall.slide_time * hz)),
+        wall_coyote_steps=round(wall.coyote_time * hz),
+        wall_takeoff_speed=wall_takeoff,
+        wall_time_to_apex=wall_takeoff / gravity,
+        lock_steps=round(wall.lock_time * hz),
+        dash_steps=dash_steps,
+        dash_last=min(1.0, dash_span - (dash_steps - 1)),
+        dash_distance=dash.speed * dash.time,
+        dash_cooldown_steps=round(dash.cooldown * hz),
+        dash_buffer_steps=round(dash.buffer_time * hz),
+        reach=(max(dash.speed if dash.enabled else 0.0,
+                   wall.jump_speed + cfg.platforms.lift_cap_x if wall.jump else 0.0)
+               + (wall_takeoff + cfg.platforms.lift_cap_y if wall.jump else 0.0)) / hz,
     )
 
 
 def knobs() -> list[tuple[str, str, Any, dict]]:
-    """Every knob as ``(dotted name, python type name, default, metadata)`` in file order."""
+    """Every knob as ``(dotted name, type name, default, metadata)`` in file order; the type name is
+    ``"float"``, ``"int"`` (a whole number) or ``"bool"`` (a switch, unit ``on/off``)."""
     out = []
     for name, sec in _SECTIONS.items():
         for f in fields(sec):
             default = f.default if f.default is not MISSING else None
-            out.append((f"{name}.{f.name}", "int" if f.type in (int, "int") else "float", default,
-                        dict(f.metadata)))
+            out.append((f"{name}.{f.name}", _type_name(f), default, dict(f.metadata)))
     return out
 
 
-def _check(dotted: str, f, value: Any) -> float:
+def _type_name(f) -> str:
+    return "bool" if f.type in (bool, "bool") else "int" if f.type in (int, "int") else "float"
+
+
+def _check(dotted: str, f, value: Any) -> float | bool:
     meta = f.metadata
+    if f.type in (bool, "bool"):
+        if not isinstance(value, bool):
+            raise ConfigError(dotted, f"expected true or false (on/off), got {_describe(value)}")
+        return value
     want_int = f.type in (int, "int")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         kind = "a whole number" if want_int else "a number"

@@ -60,10 +60,11 @@ class StepResult(NamedTuple):
     # (a crowd's walkers are reported as ``Walker``s, after the actors: see crowd.py)
     triggers: list  # [TriggerEvent] in order: by trigger as added, then by actor as added (then walkers)
     squished: list  # [Actor | Walker] crushed by a mover, or found inside solid geometry with no way out
-    jumped: list  # [Character]
+    jumped: list  # [Character] that jumped (wall jumps too)
     landed: list  # [Character]
     dropped: list  # [Character] dropped through a one-way platform
-    events: list  # [ActorEvent] for every actor and walker: landed, wall, ceiling, pushed, squished; in order
+    events: list  # [ActorEvent] for every actor and walker: landed, wall, ceiling, pushed, squished (and a
+    #   character's dash, wall_jump, climb_jump, wall_slide); in order
     touches: list  # [Touch]: by actor as added (then walkers), what it ran into first, then what it overlaps
 
 
@@ -303,22 +304,24 @@ class World:
                 a.contacts = []  # swung by its rope (5.)
                 continue
             was_grounded = a.on_ground
-            blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
             x0, y0 = a.x, a.y
             if is_character:
                 if a._feel is None:
-                    did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, blockers)
+                    feel, own = self.feel, d
                 else:  # its own feel, at the world's step rate
                     feel, own = a._own_feel(self.feel.physics)
-                    did_jump, did_land, did_drop = control(a, buttons, feel, own, grid, blockers)
+                blockers = st.around(a, d.dt, own.reach) if st is not None and st.crates else platforms
+                did_jump, did_land, did_drop = control(a, buttons, feel, own, grid, blockers, events)
                 if did_jump:
                     jumped.append(a)
                 if did_land:
                     landed.append(a)
                 if did_drop:
                     dropped.append(a)
-            elif a.solid or own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
-                self._move_plain(a, d, blockers)
+            else:
+                blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
+                if a.solid or own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
+                    self._move_plain(a, d, blockers)
             if st is not None and st.crates and a.contacts:
                 self._push_crates(a, x0, st)
             if a.solid:
@@ -804,7 +807,14 @@ class World:
             if isinstance(a, Character):
                 since = -1 if a.since_press is None else a.since_press
                 h.update(pack("<4q2?", a.facing, a.air_steps, since, a.drop_left, a.jumping, a.control))
-                h.update(pack("<5?", *a.held))
+                h.update(pack("<6?", *a.held))
+                since = -1 if a.since_dash is None else a.since_dash
+                wall = a.wall_hit
+                h.update(pack("<9q2d", a.wall_steps, a.wall_side, a.grip_used, a.lock_left, a.lock_dir,
+                              a.dash_left, a.dash_cooldown, a.dashes_spent, since, *a.dash_dir))
+                if wall is not None:
+                    h.update(pack("<2q", *(wall.tile or (-1, -1))))
+                    h.update(pack("<q", which(wall.other)))
                 if a._feel is not None:
                     h.update(repr(a._feel).encode())
         for p in self.platforms:

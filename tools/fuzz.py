@@ -477,6 +477,10 @@ def feel_case(rng: random.Random, work: Path, seed: int) -> tuple[list[str], Pat
         if op <= 2 and values:
             i = rng.choice(values)
             key = lines[i].split("=")[0]
+            valid = _valid_value(lines, i, rng)
+            if valid is not None and rng.random() < 0.35:  # a designer's edit: any value the engine accepts
+                lines[i] = key + "= " + valid
+                continue
             lines[i] = key + "= " + rng.choice(
                 HOSTILE_NUMBERS[:24] + ["true", '"60"', "[1, 2]", "{a = 1}", "1e400", "0", "-1", "[" * 600 + "]" * 600,
                                         "{ a = " * 300 + "1" + "}" * 300, "2000-01-01"])
@@ -498,6 +502,23 @@ def feel_case(rng: random.Random, work: Path, seed: int) -> tuple[list[str], Pat
     path.write_bytes(data)
     special(rng, path)
     return ["--feel", str(path), "--explain"], path
+
+
+def _valid_value(lines: list[str], i: int, rng: random.Random) -> str | None:
+    """A value within the engine's limits for the knob on line ``i`` (its table from the header above),
+    or None when the line is no knob: extreme but valid feels (10 Hz, 4000 px/s dashes, switches)."""
+    from engine import knobs
+
+    section = next((ln.strip()[1:-1] for ln in reversed(lines[:i]) if ln.strip().startswith("[")), None)
+    found = {name: (t, m) for name, t, _d, m in knobs()}.get(f"{section}.{lines[i].split('=')[0].strip()}")
+    if found is None:
+        return None
+    kind, meta = found
+    if kind == "bool":
+        return rng.choice(["true", "false"])
+    lo, hi = meta["min"], meta["max"]
+    value = rng.choice([lo, hi, lo + (hi - lo) * rng.random()])
+    return str(int(round(value))) if kind == "int" else repr(float(value))
 
 
 def feel_extra(path: Path) -> str | None:

@@ -1,7 +1,8 @@
 """The feel file: read, validate, explain and write back the TOML file that holds every feel knob.
 
 A feel file is a TOML document whose tables are the sections of :class:`engine.FeelConfig`
-(``[physics]``, ``[run]``, ``[jump]``, ``[fall]``, ``[platforms]``). A file that names only some keys
+(``[physics]``, ``[run]``, ``[jump]``, ``[fall]``, ``[platforms]``, ``[wall]``, ``[dash]``); switches are
+``true`` / ``false``. A file that names only some keys
 overrides only those; the rest keep the ``base`` values (the engine defaults unless told otherwise).
 
 Every problem is one :class:`FeelFileError` whose text is ONE line naming the file and the key or line::
@@ -30,6 +31,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from engine import ConfigError, FeelConfig, knobs
 
@@ -63,6 +65,8 @@ SECTION_TITLES = {
     "jump": "Jumping",
     "fall": "Falling",
     "platforms": "One-way and moving platforms",
+    "wall": "Walls: slide and wall jump (off unless switched on)",
+    "dash": "Dash (off unless switched on)",
 }
 
 # Sensible ranges are narrower than the engine's validity ranges (knobs() min/max): they are where a
@@ -108,6 +112,43 @@ GUIDE: dict[str, Guide] = {
     "platforms.lift_cap_x": Guide(0, 400, 10, "Most horizontal platform speed a jump inherits."),
     "platforms.lift_cap_y": Guide(0, 300, 10, "Most upward platform speed a jump inherits "
                                   "(jumping off a rising lift goes higher)."),
+    # the moves: switches have no range (Guide(False, True, 1, ...)); Celeste's values are the defaults
+    "wall.slide": Guide(False, True, 1, "Wall slide: falling while pushing into a wall slows the fall to "
+                        "slide speed. Celeste, Super Meat Boy."),
+    "wall.slide_speed": Guide(0, 160, 5, "Fastest fall down a wall with a fresh grip. 0 = you stick; "
+                              "Celeste: 40 px/s at our scale."),
+    "wall.slide_time": Guide(0.1, 5, 0.1, "How long the grip lasts: over this much sliding the cap eases "
+                             "back to a normal fall. Landing renews it. Long = grip for ever."),
+    "wall.jump": Guide(False, True, 1, "Wall jump: jump in the air near a wall to kick off it, away and "
+                       "up. Needs jump_reach, jump_speed, jump_height."),
+    "wall.jump_reach": Guide(0, 16, 1, "How far from a wall a jump still kicks off it. A few px "
+                             "forgives a jump pressed just after leaving the wall."),
+    "wall.coyote_time": Guide(0, 0.2, 0.01, "After drifting out of reach of a wall, a jump still kicks "
+                              "off it for this long (like coyote time at a ledge)."),
+    "wall.jump_speed": Guide(100, 500, 10, "Speed away from the wall at a wall jump. Above run speed it "
+                             "eases down in the air (air decel)."),
+    "wall.jump_height": Guide(16, 128, 1, "Rise of a held wall jump. Equal to jump height: a wall jump "
+                              "climbs as high as a jump from the ground."),
+    "wall.lock_time": Guide(0, 0.4, 0.01, "After a wall jump, left/right reads as away from the wall this "
+                            "long: no turning straight back. 0 = free at once."),
+    "wall.climb_jump": Guide(False, True, 1, "Pushing into the wall, a wall jump goes straight up it "
+                             "instead of away: climbs any wall (no stamina)."),
+    "dash.enabled": Guide(False, True, 1, "Dash: the dash button bursts in the direction held (none: the "
+                          "way you face), no gravity while it lasts."),
+    "dash.speed": Guide(200, 1200, 10, "Speed during a dash. Distance = speed x time (72 px = 4.5 tiles "
+                        "at the defaults)."),
+    "dash.time": Guide(0.05, 0.4, 0.01, "How long a dash lasts. Exact at any step rate: the last step "
+                       "moves only its part."),
+    "dash.end_speed": Guide(0, 600, 10, "Speed kept along the dash when it ends. 0 = a dead stop; above "
+                            "run speed it eases down."),
+    "dash.cooldown": Guide(0, 1, 0.01, "From one dash's start until the next can start."),
+    "dash.count": Guide(1, 3, 1, "Dashes before you must land again (or touch a refill)."),
+    "dash.diagonals": Guide(False, True, 1, "Eight directions. Off: four (a diagonal input dashes "
+                            "sideways)."),
+    "dash.buffer_time": Guide(0, 0.2, 0.01, "A dash pressed this early, while it cannot start yet, "
+                              "still happens."),
+    "dash.corner_correction": Guide(0, 8, 1, "A dash clipping a corner by up to this many px slides "
+                                    "round it instead of stopping."),
 }
 
 
@@ -115,7 +156,9 @@ def guide(dotted: str) -> Guide:
     """The guide for a knob; knobs added to the engine later get a fallback built from their metadata."""
     if dotted in GUIDE:
         return GUIDE[dotted]
-    meta = {name: m for name, _t, _d, m in knobs()}[dotted]
+    kind, meta = next((t, m) for name, t, _d, m in knobs() if name == dotted)
+    if kind == "bool":
+        return Guide(False, True, 1, meta.get("doc", ""))
     span = float(meta["max"]) - float(meta["min"])
     step = 10 ** math.floor(math.log10(span / 100)) if span > 0 else 1
     return Guide(meta["min"], meta["max"], step, meta.get("doc", ""))
@@ -191,7 +234,7 @@ def _with_range(exc: ConfigError) -> str:
     """Type errors name the allowed range too, so one message says everything needed to fix the value."""
     text = str(exc)
     meta = {name: m for name, _t, _d, m in knobs()}.get(exc.key)
-    if meta and exc.reason.startswith("expected") and "allowed" not in text:
+    if meta and exc.reason.startswith("expected") and "allowed" not in text and meta["unit"] != "on/off":
         text += f"; allowed {meta['min']}..{meta['max']} {meta['unit']}"
     return text
 
@@ -238,23 +281,89 @@ _EXPLAIN_ROWS = [
 ]
 
 
+def _number(value) -> str:
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.1f}" if abs(value) >= 10 else f"{value:.3f}"
+
+
 def derived_rows(feel: FeelConfig) -> list[tuple[str, str, str, str]]:
-    """``(label, value text, unit, how it is computed)`` for every derived value (panel and --explain)."""
+    """``(label, value text, unit, how it is computed)`` for every derived value (panel and --explain).
+
+    The moves' rows are there while a move is off too (what turning it on would give), marked "(off)".
+    """
     d = feel.derived
     rows = []
     for label, attr, unit, how in _EXPLAIN_ROWS:
         value = getattr(d, attr)
-        if isinstance(value, int):
-            text = str(value)
-        elif attr == "dt":
-            text = f"{value:.5f}"
-        else:
-            text = f"{value:.1f}" if abs(value) >= 10 else f"{value:.3f}"
-        rows.append((label, text, unit, how))
+        rows.append((label, f"{value:.5f}" if attr == "dt" else _number(value), unit, how))
     tiles = d.jump_distance / 16.0
     rows.append(("jump distance in 16 px tiles", f"{tiles:.1f}", "tiles", "jump distance / 16"))
     rows.append(("jump height in 16 px tiles", f"{feel.jump.height / 16.0:.2f}", "tiles", "jump.height / 16"))
+    off = " (off)"
+    wall, dash = feel.wall, feel.dash
+    w_off = "" if wall.jump else off
+    arc = wall_jump_arc(feel)
+    rows += [
+        ("wall-jump take-off speed" + w_off, _number(d.wall_takeoff_speed), "px/s",
+         "sqrt(2 * rising gravity * wall.jump_height)"),
+        ("wall-jump rise" + w_off, f"{arc.rise:.1f}", "px", "a held wall jump, simulated"),
+        ("wall-jump rise in tiles" + w_off, f"{arc.rise / 16.0:.2f}", "tiles", "rise / 16"),
+        ("wall-jump time to apex" + w_off, f"{arc.apex_time:.3f}", "s", "a held wall jump, simulated"),
+        ("wall-jump push at the apex" + w_off, f"{arc.push:.1f}", "px",
+         "off the wall at the apex, holding away, simulated"),
+        ("wall-jump push in tiles" + w_off, f"{arc.push / 16.0:.2f}", "tiles", "push / 16"),
+        ("wall coyote window" + w_off, str(d.wall_coyote_steps), "steps", "round(wall.coyote_time * hz)"),
+        ("wall-jump input lock" + w_off, str(d.lock_steps), "steps", "round(wall.lock_time * hz)"),
+        ("wall grip" + ("" if wall.slide else off), str(d.grip_steps), "steps",
+         "max(1, round(wall.slide_time * hz))"),
+    ]
+    x_off = "" if dash.enabled else off
+    rows += [
+        ("dash distance" + x_off, _number(d.dash_distance), "px", "dash.speed * dash.time"),
+        ("dash distance in tiles" + x_off, f"{d.dash_distance / 16.0:.2f}", "tiles", "dash distance / 16"),
+        ("dash steps" + x_off, str(d.dash_steps), "steps", "ceil(dash.time * hz); the last moves "
+         f"{d.dash_last:.2f} of a step"),
+        ("dash cooldown" + x_off, str(d.dash_cooldown_steps), "steps", "round(dash.cooldown * hz)"),
+        ("dash buffer" + x_off, str(d.dash_buffer_steps), "steps", "round(dash.buffer_time * hz)"),
+    ]
     return rows
+
+
+class WallJumpArc(NamedTuple):
+    rise: float  # px, apex above where the wall jump started
+    push: float  # px, off the wall at the apex
+    apex_time: float  # s, from the jump to the apex
+
+
+_arcs: dict = {}
+
+
+def wall_jump_arc(feel: FeelConfig) -> WallJumpArc:
+    """A held wall jump off a tall wall, holding away from it, run on the real controller (cached)."""
+    found = _arcs.get(feel)
+    if found is not None:
+        return found
+    from engine import Buttons, Character, TileGrid, World
+
+    tall = 1 + int((feel.wall.jump_height + 64) // 16) * 2
+    grid = TileGrid.from_ascii("\n".join("#" + "." * 60 for _ in range(tall)))
+    world = World(grid, FeelConfig.from_dict({"wall": {"jump": True}}, base=feel))
+    hero = world.add(Character(16.0, (tall - 2) * 16.0))
+    x0, y0 = hero.x, hero.y
+    top, at = y0, 0
+    away = Buttons(right=True, jump=True)
+    for step in range(1, 4 * feel.physics.hz):
+        world.step(away)
+        if hero.y < top:
+            top, at, push = hero.y, step, hero.x - x0
+        elif hero.vy > 0.0:
+            break
+    arc = WallJumpArc(y0 - top, push if at else 0.0, at / feel.physics.hz)
+    if len(_arcs) > 64:
+        _arcs.clear()
+    _arcs[feel] = arc
+    return arc
 
 
 def explain(feel: FeelConfig) -> str:
@@ -271,9 +380,12 @@ def explain(feel: FeelConfig) -> str:
 
 # -- writing -----------------------------------------------------------------------------------------------
 
-def format_value(dotted: str, value: float) -> str:
-    """Shortest faithful text for a knob value (no float noise like 0.30000000000000004)."""
-    if isinstance(value, int) and not isinstance(value, bool):
+def format_value(dotted: str, value: float | bool) -> str:
+    """Shortest faithful text for a knob value (no float noise like 0.30000000000000004); a switch is
+    ``true`` / ``false``, as TOML spells it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
         return str(value)
     text = f"{value:.6g}"
     if "e" in text or "." not in text:
@@ -291,6 +403,8 @@ def _toml_value(dotted: str, value: float):
     import tomlkit
 
     types = {name: t for name, t, _d, _m in knobs()}
+    if types.get(dotted) == "bool":
+        return tomlkit.boolean("true" if value else "false")
     if types.get(dotted) == "int":
         return tomlkit.integer(int(value))
     return tomlkit.item(float(format_value(dotted, float(value))))
@@ -354,15 +468,21 @@ def save_feel(path: str | Path, feel: FeelConfig, base: FeelConfig | None = None
 
 
 def _replace_keep_column(table, key: str, item) -> None:
-    old = table[key]
+    old = _item(table, key)
     old_text = old.as_string()
     trivia = getattr(old, "trivia", None)
     table[key] = item
-    new = table[key]
+    new = _item(table, key)
     if trivia is not None and trivia.comment:
         pad = len(trivia.comment_ws) + len(old_text) - len(new.as_string())
         new.trivia.comment_ws = " " * max(1, pad)
         new.trivia.comment = trivia.comment
+
+
+def _item(table, key: str):
+    """The tomlkit item of ``key`` (``table[key]`` gives a plain ``bool`` for a boolean)."""
+    item = getattr(table, "item", None)
+    return item(key) if item is not None else table[key]
 
 
 # -- the default file --------------------------------------------------------------------------------------
@@ -391,8 +511,9 @@ def default_feel_text(feel: FeelConfig | None = None) -> str:
             key = dotted.split(".", 1)[1]
             g = guide(dotted)
             value = format_value(dotted, feel.get(dotted))
-            lines.append(f"{key:<{key_w}} = {value:<{val_w}}  # {meta['unit']}, {meta['doc']} "
-                         f"[{format_value(dotted, g.lo)}..{format_value(dotted, g.hi)}]")
+            span = "[true/false]" if meta["unit"] == "on/off" else \
+                f"[{format_value(dotted, g.lo)}..{format_value(dotted, g.hi)}]"
+            lines.append(f"{key:<{key_w}} = {value:<{val_w}}  # {meta['unit']}, {meta['doc']} {span}")
     return "\n".join(lines) + "\n"
 
 

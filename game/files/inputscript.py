@@ -7,7 +7,8 @@
     10 -
 
 One instruction per line: hold BUTTONS for COUNT fixed steps. BUTTONS is ``-`` (nothing) or names
-joined by ``+`` from ``left right up down jump``. Blank lines and ``#`` comments are ignored. Optional
+joined by ``+`` from ``left right up down jump dash`` (``dash`` does something when the feel turns the dash on). Blank
+lines and ``#`` comments are ignored. Optional
 header lines before the first step: ``level NAME.tmx`` names the level the script plays (``--record``
 writes it; ``--replay`` uses it; a name with a ``#``, a quote or spaces at its ends is written as a JSON
 string, ``level "boss#2.tmx"``); ``feel PATH`` names the feel file it was made under (a path relative to
@@ -30,7 +31,7 @@ from .userfiles import CliError, FileProblem, read_text, shown
 __all__ = ["ScriptError", "Script", "BUTTON_NAMES", "MAX_STEPS", "MAX_SCRIPT_BYTES", "parse", "parse_script",
            "read_script", "resolve_script", "script_feel", "format_script", "buttons_word", "DEFAULT_FEEL"]
 
-BUTTON_NAMES = ("left", "right", "up", "down", "jump")
+BUTTON_NAMES = ("left", "right", "up", "down", "jump", "dash")
 MAX_STEPS = 1_000_000  # about 4.6 hours at 60 Hz; longer scripts are certainly a mistake
 MAX_SCRIPT_BYTES = 16 << 20  # a script file is read only up to this size (1,000,000 one-step lines fit)
 HEADER = "level"  # the header line's keyword: ``level 01_first_steps.tmx``

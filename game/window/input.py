@@ -13,15 +13,17 @@ else ``%APPDATA%\\tilefeel`` on Windows, else ``$XDG_CONFIG_HOME/tilefeel`` or `
 
     [keyboard]            # key names as pygame spells them: "left", "a", "space", "return", "escape", "f1"
     jump = ["space", "z", "k", "up"]
+    dash = ["x", "left shift", "j"]   # (the dash does something when the feel turns it on: [dash])
     [gamepad]             # SDL game-controller buttons: a b x y back start leftshoulder rightshoulder
     jump = ["a", "b"]     # dpup dpdown dpleft dpright leftstick rightstick
+    dash = ["x", "rightshoulder"]
     deadzone = 0.4        # left stick, 0..1
 
 A table names only what it changes. A bad file (not UTF-8, not TOML, a wrong type, an unknown name, larger
 than ``MAX_CONTROLS_BYTES``, not a regular file) is reported in one line and the defaults are used; an
 action given an empty list (``jump = []``) would be unusable, so it keeps its default, with a warning.
 Gamepads: SDL game controllers (standard layout) with hot-plug; other joysticks fall back to button 0 =
-jump, 1 = back, 7 = start, first hat / first two axes = move.
+jump, 1 = back, 2 = dash, 7 = start, first hat / first two axes = move.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ try:
     from engine import Buttons
 except ImportError:  # the engine not landed yet: same shape
     from collections import namedtuple
-    Buttons = namedtuple("Buttons", "left right up down jump", defaults=(False,) * 5)
+    Buttons = namedtuple("Buttons", "left right up down jump dash", defaults=(False,) * 6)
 
 try:
     from pygame._sdl2 import controller as _controller
@@ -52,17 +54,17 @@ __all__ = ["Input", "init_devices", "Bindings", "BindingsError", "load_bindings"
 
 MAX_CONTROLS_BYTES = 64 << 10  # the controls file is read only up to this size
 
-STEP_BUTTONS = ("left", "right", "up", "down", "jump")
-ACTIONS = ("left", "right", "up", "down", "jump", "confirm", "back", "pause")
+STEP_BUTTONS = ("left", "right", "up", "down", "jump", "dash")
+ACTIONS = ("left", "right", "up", "down", "jump", "dash", "confirm", "back", "pause")
 
 DEFAULT_KEYS = {
     "left": ["left", "a"], "right": ["right", "d"], "up": ["up", "w"], "down": ["down", "s"],
-    "jump": ["space", "z", "k"], "confirm": ["return", "enter"], "back": ["backspace"],
-    "pause": ["escape", "p"],
+    "jump": ["space", "z", "k"], "dash": ["x", "left shift", "j"], "confirm": ["return", "enter"],
+    "back": ["backspace"], "pause": ["escape", "p"],
 }
 DEFAULT_PAD = {
     "left": ["dpleft"], "right": ["dpright"], "up": ["dpup"], "down": ["dpdown"],
-    "jump": ["a"], "confirm": ["a"], "back": ["b"], "pause": ["start"],
+    "jump": ["a"], "dash": ["x"], "confirm": ["a"], "back": ["b"], "pause": ["start"],
 }
 PAD_BUTTONS = {
     "a": "CONTROLLER_BUTTON_A", "b": "CONTROLLER_BUTTON_B", "x": "CONTROLLER_BUTTON_X",

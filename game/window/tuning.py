@@ -47,7 +47,9 @@ toward the goal where the player stood).
 
 The jump preview (:func:`predict_arcs`) runs the REAL controller forward on ``world.clone()``: the
 held-jump arc and the tapped-jump arc from the player's current position and velocity, as if jump were
-pressed on the next step, holding the direction the player moves (or faces).
+pressed on the next step, holding the direction the player moves (or faces). With a feel that has the
+dash, :func:`predict_dash` adds the flight of a dash pressed on the next step that way (magenta); next to
+a wall in the air, the jump arcs are the wall jump the controller would do.
 """
 
 from __future__ import annotations
@@ -63,10 +65,10 @@ import pygame
 from engine import Buttons, ConfigError, FeelConfig, knobs
 
 from game.files.feelfile import (SECTION_TITLES, FeelFileError, format_value, guide, load_feel,
-                       round_to_step, save_feel)
+                       round_to_step, save_feel, wall_jump_arc)
 from game.guard.feelguard import LevelGuard
 
-__all__ = ["TuningPanel", "predict_arcs"]
+__all__ = ["TuningPanel", "dash_buttons", "predict_arcs", "predict_dash"]
 
 
 # -- the jump preview ------------------------------------------------------------------------------------
@@ -117,6 +119,44 @@ def predict_arcs(world, player, feel: FeelConfig | None = None, steps: int = 120
     return flights[0][2], flights[1][2]
 
 
+def predict_dash(world, player, feel: FeelConfig | None = None, steps: int = 120,
+                 direction: int | None = None) -> list[tuple[float, float]]:
+    """The predicted flight of a dash pressed on the next step, holding ``direction`` (as
+    :func:`predict_arcs`; with up held the dash goes up that way too when the player holds up now), then
+    no input until it lands (or ``steps``). ``[]`` when the feel has no dash or none is left. Replaying
+    :func:`dash_buttons` on the real world flies exactly these points; the real world is not touched."""
+    feel = feel or world.feel
+    if not feel.dash.enabled or getattr(player, "dashes_spent", 0) >= feel.dash.count:
+        return []
+    if direction is None:
+        moving = abs(player.vx) > 1.0
+        direction = (1 if player.vx > 0 else -1) if moving else int(getattr(player, "facing", 1))
+    up = bool(getattr(getattr(player, "held", None), "up", False))
+    sim = world.clone(triggers=False)
+    me = _counterpart(world, sim, player)
+    sim.set_feel(feel)
+    if me.held.dash:  # pretend dash was up last step: the next step is a fresh press
+        me.held = me.held._replace(dash=False)
+    points = [(me.x, me.y)]
+    airborne = not me.on_ground
+    for i in range(steps):
+        sim.step({me: dash_buttons(i, direction, up)})
+        points.append((me.x, me.y))
+        if not me.on_ground:
+            airborne = True
+        elif airborne and not me.dashing:
+            break
+        elif i > feel.derived.dash_steps and not me.dashing:
+            break  # a ground dash: done when it ends
+    return points
+
+
+def dash_buttons(step: int, direction: int, up: bool = False) -> Buttons:
+    """The buttons of step ``step`` (0-based) of a predicted dash: dash and the direction on the first."""
+    first = step == 0
+    return Buttons(left=first and direction < 0, right=first and direction > 0, up=first and up, dash=first)
+
+
 def jump_buttons(step: int, direction: int, tap: bool) -> Buttons:
     """The buttons of step ``step`` (0-based) of a predicted jump (tests replay these on the real world)."""
     return Buttons(left=direction < 0, right=direction > 0, jump=(step == 0) or not tap)
@@ -142,7 +182,7 @@ COL_NAME = PANEL.x + 8
 COL_VALUE_R = PANEL.x + 110               # values are right-aligned here
 COL_UNIT = PANEL.x + 114
 SLIDER = (PANEL.x + 143, PANEL.x + 191)   # slider track x range
-DERIVED = pygame.Rect(480 - 4 - 150, 270 - 4 - 70, 150, 70)   # bottom right: clear of the HUD and the arcs
+DERIVED = pygame.Rect(480 - 4 - 150, 270 - 4 - 84, 150, 84)   # bottom right: clear of the HUD and the arcs
 STATUS = pygame.Rect(PANEL.right + 4, DERIVED.y - 4 - 17, 480 - PANEL.right - 8, 17)
 LEVELS = pygame.Rect(PANEL.right + 4, DERIVED.bottom - 26, DERIVED.x - 4 - (PANEL.right + 4), 26)  # the strip
 STATUS_SECONDS = 4.0  # a confirmation fades after this; an error stays until the next action
@@ -164,6 +204,7 @@ FILL = (104, 156, 255)
 OUTSIDE = (255, 120, 100)
 HELD = (96, 230, 255)
 TAPPED = (255, 150, 80)
+DASHED = (236, 110, 255)
 ERROR = (255, 110, 100)
 OK = (130, 230, 140)
 FINISHED = (70, 170, 90)
@@ -210,6 +251,7 @@ class TuningPanel:
         self._drag: str | None = None
         self._mouse = (-1, -1)
         self.arcs: tuple[list, list] = ([], [])
+        self.dash_arc: list = []  # the predicted dash (when the feel has one), drawn beside the jump arcs
         self._arc_key = None
         self._arc_cost = 0.0
         self._arc_fresh = False
@@ -268,8 +310,9 @@ class TuningPanel:
         t0 = time.perf_counter()
         try:
             self.arcs = predict_arcs(world, player, self.feel)
+            self.dash_arc = predict_dash(world, player, self.feel)
         except Exception as exc:  # noqa: BLE001 -- a preview must never take the game down
-            self.arcs = ([], [])
+            self.arcs, self.dash_arc = ([], []), []
             self._say(f"preview failed: {exc}", error=True)
         self._arc_cost = time.perf_counter() - t0
         self._arc_fresh = True
@@ -306,7 +349,11 @@ class TuningPanel:
         return self.rows[self.selected][1]
 
     def nudge(self, dotted: str, steps: float) -> None:
-        """Change a knob by ``steps`` edit steps (may be fractional), clamped to its allowed range."""
+        """Change a knob by ``steps`` edit steps (may be fractional), clamped to its allowed range; a
+        switch turns on for a step up (Right, wheel up) and off for a step down."""
+        if self.types[dotted] == "bool":
+            self.set_value(dotted, steps > 0)
+            return
         step = guide(dotted).step
         unit = step * (0.1 if abs(steps) < 1 else 1)
         self.set_value(dotted, round_to_step(self.feel.get(dotted) + steps * step, unit))
@@ -314,7 +361,9 @@ class TuningPanel:
     def set_value(self, dotted: str, value: float) -> None:
         meta = self.meta[dotted]
         value = min(max(value, meta["min"]), meta["max"])
-        if self.types[dotted] == "int":
+        if self.types[dotted] == "bool":
+            value = bool(value)
+        elif self.types[dotted] == "int":
             value = int(round(value))
         else:
             value = float(format_value(dotted, float(value)))
@@ -465,9 +514,13 @@ class TuningPanel:
         i = self._row_at(pos)
         if i is not None and self.rows[i][0] == "knob":
             self.selected = i
+            dotted = self.rows[i][1]
             if SLIDER[0] - 3 <= pos[0] <= SLIDER[1] + 3:
-                self._drag = self.rows[i][1]
-                self._slide(self._drag, pos[0])
+                if self.types[dotted] == "bool":  # a switch: a click flips it
+                    self.set_value(dotted, not self.feel.get(dotted))
+                else:
+                    self._drag = dotted
+                    self._slide(dotted, pos[0])
             return True
         return PANEL.collidepoint(pos) or DERIVED.collidepoint(pos)
 
@@ -540,7 +593,7 @@ class TuningPanel:
         ox = camera_offset[0] - (player.x - self._arc_origin[0])
         oy = camera_offset[1] - (player.y - self._arc_origin[1])
         w, h = player.w, player.h
-        for points, color in ((self.arcs[1], TAPPED), (self.arcs[0], HELD)):
+        for points, color in ((self.dash_arc, DASHED), (self.arcs[1], TAPPED), (self.arcs[0], HELD)):
             if len(points) < 2:
                 continue
             feet = [(x + w / 2 - ox, y + h - oy) for x, y in points]
@@ -600,8 +653,11 @@ class TuningPanel:
         dotted = self.selected_knob()
         g, meta = guide(dotted), self.meta[dotted]
         self._text(surface, dotted, (x0 + 5, y + 3), VALUE)
-        info = (f"file {format_value(dotted, self.file_feel.get(dotted))}  "
-                f"limits {format_value(dotted, meta['min'])}..{format_value(dotted, meta['max'])}")
+        if self.types[dotted] == "bool":
+            info = f"file {_on_off(self.file_feel.get(dotted))}  switch"
+        else:
+            info = (f"file {format_value(dotted, self.file_feel.get(dotted))}  "
+                    f"limits {format_value(dotted, meta['min'])}..{format_value(dotted, meta['max'])}")
         self._text(surface, info, (PANEL.right - 5, y + 3), UNIT, right=True)
         for j, line in enumerate(_wrap(g.what, PANEL.w - 10)[:3]):
             self._text(surface, line, (x0 + 5, y + 10 + j * 7), NAME)
@@ -624,6 +680,9 @@ class TuningPanel:
         value = self.feel.get(dotted)
         changed = self.modified(dotted)
         self._text(surface, _label(dotted.split(".", 1)[1]), (COL_NAME, y + 1), NAME)
+        if self.types[dotted] == "bool":
+            self._draw_switch_row(surface, value, changed, y)
+            return
         text = format_value(dotted, value)
         w = self._text(surface, text, (COL_VALUE_R, y + 1), CHANGED if changed else VALUE, right=True)
         if changed:  # a dot before the value: differs from the file (not saved yet)
@@ -639,6 +698,17 @@ class TuningPanel:
         surface.fill(FILL if inside else OUTSIDE, (a, cy, mx - a + 1, 1))
         surface.fill(VALUE if inside else OUTSIDE, (mx - 1, cy - 2, 3, 5))
 
+    def _draw_switch_row(self, surface, on: bool, changed: bool, y: int) -> None:
+        """A switch: "on" / "off" and a two-position toggle where sliders are."""
+        w = self._text(surface, _on_off(on), (COL_VALUE_R, y + 1), CHANGED if changed else VALUE if on else DIM,
+                       right=True)
+        if changed:
+            surface.fill(CHANGED, (COL_VALUE_R - w - 4, y + 3, 2, 2))
+        a = SLIDER[0]
+        track = pygame.Rect(a, y, 13, 6)
+        surface.fill(FILL if on else TRACK, track)
+        surface.fill(VALUE if on else DIM, (track.right - 5 if on else track.x + 1, y + 1, 4, 4))
+
     def _draw_derived(self, surface) -> None:
         self._box(surface, DERIVED)
         x0, y0 = DERIVED.x, DERIVED.y
@@ -652,6 +722,15 @@ class TuningPanel:
             ("coyote/buffer", f"{d.coyote_steps}/{d.buffer_steps}", "steps"),
             ("drop-through", f"{d.drop_steps}", "steps"),
         ]
+        if self.feel.wall.jump:
+            arc = wall_jump_arc(self.feel)
+            rows.append(("wall jump up/out", f"{arc.rise:.0f}/{arc.push:.0f}", "px"))
+        else:
+            rows.append(("wall jump", "off", ""))
+        if self.feel.dash.enabled:
+            rows.append(("dash distance", f"{d.dash_distance:.0f}", f"px {d.dash_distance / 16:.1f}t"))
+        else:
+            rows.append(("dash", "off", ""))
         for j, (label, value, unit) in enumerate(rows):
             y = y0 + 12 + j * ROW_H
             self._text(surface, label, (x0 + 5, y), NAME)
@@ -659,8 +738,11 @@ class TuningPanel:
             self._text(surface, unit, (x0 + 109, y), UNIT)
         y = DERIVED.bottom - 10
         pygame.draw.line(surface, BORDER, (x0 + 1, y - 3), (DERIVED.right - 2, y - 3))
-        for k, (label, color) in enumerate((("held jump", HELD), ("tapped jump", TAPPED))):
-            lx = x0 + 5 + k * 70
+        legend = [("held jump", HELD), ("tapped jump", TAPPED)]
+        if self.feel.dash.enabled:
+            legend = [("held", HELD), ("tapped", TAPPED), ("dash", DASHED)]
+        for k, (label, color) in enumerate(legend):
+            lx = x0 + 5 + k * (70 if len(legend) == 2 else 48)
             surface.fill(color, (lx, y + 2, 9, 1))
             surface.fill(color, (lx + 3, y + 1, 3, 3))
             self._text(surface, label, (lx + 13, y), color)
@@ -722,6 +804,10 @@ class TuningPanel:
         self._box(surface, rect)
         for j, line in enumerate(lines):
             self._text(surface, line, (rect.x + 5, rect.y + 3 + j * 7), ERROR if self.status_error else OK)
+
+
+def _on_off(value) -> str:
+    return "on" if value else "off"
 
 
 def _wrap(text: str, width: int) -> list[str]:

@@ -53,3 +53,28 @@ def test_with_value_validates_too():
     assert FeelConfig().with_value("jump.height", 60).jump.height == 60.0
     with pytest.raises(ConfigError, match="jump.height"):
         FeelConfig().with_value("jump.height", 0)
+
+
+def test_switches_are_booleans_and_say_so():
+    assert FeelConfig.from_dict({"wall": {"slide": True}}).wall.slide is True
+    kinds = {name: t for name, t, _d, _m in knobs()}
+    assert kinds["wall.slide"] == kinds["wall.jump"] == kinds["dash.enabled"] == kinds["dash.diagonals"] == "bool"
+    assert kinds["dash.count"] == "int"
+    for bad in (1, 0, "yes", 1.0):
+        with pytest.raises(ConfigError) as err:
+            FeelConfig.from_dict({"dash": {"enabled": bad}})
+        assert err.value.key == "dash.enabled" and "expected true or false (on/off)" in str(err.value)
+    with pytest.raises(ConfigError, match="wall.jump_reach: 40.0 is out of range; allowed 0.0..32.0 px"):
+        FeelConfig().with_value("wall.jump_reach", 40.0)
+
+
+def test_the_moves_are_off_by_default_and_their_derived_values_are_exact():
+    assert not FeelConfig().derived.moves
+    d = FeelConfig.from_dict({"physics": {"hz": 30}, "dash": {"enabled": True}}).derived
+    assert d.moves and d.dash_steps == 5 and d.dash_last == pytest.approx(0.5)  # 0.15 s at 30 Hz: 4.5 steps
+    assert d.dash_distance == pytest.approx(480.0 * 0.15)
+    d = FeelConfig.from_dict({"dash": {"enabled": True}}).derived
+    assert (d.dash_steps, d.dash_last, d.dash_cooldown_steps, d.dash_buffer_steps) == (9, pytest.approx(1.0), 12, 5)
+    d = FeelConfig.from_dict({"wall": {"jump": True}}).derived
+    assert d.wall_takeoff_speed == pytest.approx((2 * 600.0 * 48.0) ** 0.5)
+    assert (d.wall_coyote_steps, d.lock_steps, d.grip_steps) == (3, 10, 72)

@@ -20,7 +20,7 @@ PANEL = pygame.Rect((CANVAS_W - 280) // 2, 44, 280, 156)
 ROW_H = 18
 BAR_STEPS = 10  # volume in tenths
 ACTION_NAMES = [("left", "Move left"), ("right", "Move right"), ("up", "Up"), ("down", "Down / drop"),
-                ("jump", "Jump"), ("pause", "Pause"), ("confirm", "Confirm"), ("back", "Back")]
+                ("jump", "Jump"), ("dash", "Dash"), ("pause", "Pause"), ("confirm", "Confirm"), ("back", "Back")]
 DEV_KEYS = "F2 feel panel   F3 debug   F5 reload   F11 fullscreen   F12 screenshot   M mute"
 
 

@@ -56,7 +56,10 @@ def test_default_feel_toml_comments_every_knob_with_unit_and_range():
         comment = line.split("#", 1)[1]
         assert comment.strip().startswith(meta["unit"] + ","), name
         g = GUIDE[name]
-        assert "[" in comment and ".." in comment, f"{name}: no sensible range in the comment"
+        if meta["unit"] == "on/off":  # a switch: says how to write it
+            assert comment.rstrip().endswith("[true/false]"), name
+        else:
+            assert "[" in comment and ".." in comment, f"{name}: no sensible range in the comment"
         assert meta["min"] <= g.lo < g.hi <= meta["max"], f"{name}: guide range outside the engine limits"
 
 
@@ -89,7 +92,7 @@ def test_every_key_round_trips_through_a_toml_file(tmp_path, name):
     type_name, meta = next((t, m) for n, t, _d, m in knobs() if n == name)
     default = FeelConfig().get(name)
     value = GUIDE[name].lo if GUIDE[name].lo != default else GUIDE[name].hi
-    value = int(value) if type_name == "int" else float(value)
+    value = bool(value) if type_name == "bool" else int(value) if type_name == "int" else float(value)
     section, key = name.split(".")
     doc = tomlkit.document()
     table = tomlkit.table()
@@ -392,3 +395,38 @@ def test_a_control_character_in_a_key_is_escaped_on_the_command_line(tmp_path, c
     assert main(["--feel", str(feel), "--explain"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "\\x1b[2J" in err and "\x1b" not in err
+
+
+# -- the moves: switches, explain -----------------------------------------------------------------------
+
+def test_switches_are_written_and_read_as_true_and_false(tmp_path):
+    path = _write(tmp_path, "[wall]\nslide = true\n[dash]\nenabled = true\ndiagonals = false\n")
+    feel = load_feel(path)
+    assert feel.wall.slide is True and feel.dash.enabled is True and feel.dash.diagonals is False
+    out = tmp_path / "out.toml"
+    out.write_text(default_feel_text(), encoding="utf-8")
+    assert set(save_feel(out, feel)) == {"wall.slide", "dash.enabled", "dash.diagonals"}
+    text = out.read_text(encoding="utf-8")
+    assert "slide       = true   # on/off," in text and "diagonals         = false  # on/off," in text
+    assert load_feel(out) == feel
+
+
+def test_a_number_for_a_switch_is_one_line_saying_true_or_false(tmp_path):
+    msg = _error(tmp_path, "[dash]\nenabled = 1\n")
+    assert msg.endswith("line 2: dash.enabled: expected true or false (on/off), got 1")
+
+
+def test_explain_shows_the_wall_jump_arc_and_the_dash_distance():
+    text = explain(load_feel(ROOT / "presets" / "moves" / "celeste.toml"))
+    rows = {line.split("  ")[0]: line.split() for line in text.splitlines()[2:]}
+    assert rows["wall-jump rise"][2] == "57.1" and rows["dash distance in tiles"][4] == "4.50"
+    assert float(rows["wall-jump push at the apex"][5]) > 48  # kicked a few tiles clear of the wall
+    assert "(off)" not in text
+    assert "dash distance (off)" in explain(FeelConfig())  # what turning it on would give
+
+
+def test_the_celeste_preset_turns_the_three_moves_on_with_celeste_values():
+    feel = load_feel(ROOT / "presets" / "moves" / "celeste.toml")
+    assert feel.wall.slide and feel.wall.jump and feel.dash.enabled and not feel.wall.climb_jump
+    assert (feel.run.max_speed, feel.dash.speed, feel.dash.end_speed, feel.wall.jump_speed) == (180, 480, 320, 260)
+    assert (feel.dash.time, feel.dash.cooldown, feel.wall.slide_time, feel.wall.lock_time) == (0.15, 0.2, 1.2, 0.16)

@@ -169,3 +169,10 @@ def test_a_quoted_header_keeps_a_trailing_comment_and_refuses_junk():
         parse('level "boss.tmx\n')
     with pytest.raises(ScriptError, match="without a folder"):
         parse('level "../up.tmx"\n')
+
+
+def test_dash_is_a_button_word():
+    steps = parse_script("2 right+up+dash\n1 dash+jump\n")
+    assert [s.dash for s in steps] == [True, True, True] and steps[0].up and steps[2].jump
+    assert parse_script(format_script(steps)) == steps
+    assert format_script(steps).splitlines()[0] == "2 right+up+dash"

@@ -502,3 +502,69 @@ def test_number_keys_pick_a_level_and_green_or_amber_ones_only_say_so(strip_pane
     assert press(pygame.K_3) and strip_panel.take_open() is None and "still checking" in strip_panel.status
     assert press(pygame.K_2) and strip_panel.take_open()[0].name == "b.tmx"
     assert press(pygame.K_9) and strip_panel.take_open() is None  # no such level: nothing happens
+
+
+def test_a_switch_is_toggled_by_the_arrows_and_a_click(panel):
+    panel.selected = panel.rows.index(("knob", "dash.enabled"))
+    panel.handle_event(_key(pygame.K_RIGHT))
+    assert panel.feel.dash.enabled is True and panel.modified("dash.enabled")
+    panel.handle_event(_key(pygame.K_RIGHT, pygame.KMOD_SHIFT))
+    assert panel.feel.dash.enabled is True
+    panel.handle_event(_key(pygame.K_LEFT))
+    assert panel.feel.dash.enabled is False
+    panel._keep_visible()
+    pos = (SLIDER[0] + 4, _row_y(panel, "dash.enabled"))
+    panel.handle_event(_mouse(pygame.MOUSEBUTTONDOWN, pos))
+    assert panel.feel.dash.enabled is True
+    panel.handle_event(_mouse(pygame.MOUSEBUTTONDOWN, pos))
+    assert panel.feel.dash.enabled is False
+    panel.handle_event(_key(pygame.K_RIGHT))
+    assert panel.save()
+    assert "enabled           = true   # on/off," in panel.path.read_text(encoding="utf-8")
+
+
+def test_the_panel_lists_the_new_knobs_and_draws_the_moves(panel):
+    names = {ident for kind, ident in panel.rows if kind == "knob"}
+    assert {"wall.slide", "wall.jump_reach", "wall.lock_time", "dash.speed", "dash.count"} <= names
+    assert ("group", "wall") in panel.rows and ("group", "dash") in panel.rows
+    panel._apply(load_feel(ROOT / "presets" / "moves" / "celeste.toml"))
+    surface = pygame.Surface((480, 270), pygame.SRCALPHA)
+    for dotted in ("wall.slide", "dash.speed"):
+        panel.selected = panel.rows.index(("knob", dotted))
+        panel._keep_visible()
+        panel.draw(surface)
+    assert surface.get_at((DERIVED.x + 1, DERIVED.y + 1)).a > 0
+
+
+# -- the dash preview ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("airborne", [False, True])
+@pytest.mark.parametrize("direction", [1, -1])
+def test_the_predicted_dash_is_the_dash_actually_flown(airborne, direction):
+    from game.window.tuning import dash_buttons, predict_dash
+    feel = load_feel(ROOT / "presets" / "moves" / "celeste.toml")
+    world, player = _world(x=200.0, feel=feel)
+    if airborne:
+        world.step(Buttons(jump=True))
+        for _ in range(5):
+            world.step(Buttons(jump=True))
+    before = world.state_hash()
+    points = predict_dash(world, player, direction=direction)
+    assert world.state_hash() == before  # the real world is not touched
+    assert len(points) > feel.derived.dash_steps
+    flown = [(player.x, player.y)]
+    for i in range(len(points) - 1):
+        world.step({player: dash_buttons(i, direction)})
+        flown.append((player.x, player.y))
+    assert flown == points
+    assert abs(points[feel.derived.dash_steps][0] - points[0][0]) == pytest.approx(feel.dash.speed * feel.dash.time)
+
+
+def test_no_dash_preview_without_the_dash_or_with_none_left():
+    from game.window.tuning import predict_dash
+    world, player = _world()
+    assert predict_dash(world, player) == []
+    feel = FeelConfig().with_value("dash.enabled", True)
+    world, player = _world(feel=feel)
+    player.dashes_spent = 1
+    assert predict_dash(world, player) == []

@@ -217,3 +217,29 @@ def test_a_fifo_or_an_oversized_controls_file_is_refused(tmp_path):
     big.write_text("# " + "x" * 70_000 + "\n")
     b, msg = load_bindings(big)
     assert "over the 64 KB limit" in msg
+
+
+@pytest.mark.parametrize("key", [pygame.K_x, pygame.K_LSHIFT, pygame.K_j])
+def test_x_left_shift_and_j_dash(key):
+    inp = Input()
+    down(inp, key)
+    down(inp, pygame.K_RIGHT)
+    b = inp.step_buttons()
+    assert b.dash and b.right and not b.jump
+
+
+def test_the_pad_dashes_with_x_and_dash_is_rebindable(tmp_path):
+    inp = Input()
+    inp.pads[3] = _Pad(FakeJoystick(), True)
+    inp.handle(pygame.event.Event(pygame.CONTROLLERBUTTONDOWN, instance_id=3, button=pygame.CONTROLLER_BUTTON_X))
+    assert inp.step_buttons().dash
+    path = tmp_path / "input.toml"
+    path.write_text('[keyboard]\ndash = ["c"]\n[gamepad]\ndash = ["rightshoulder"]\n', encoding="utf-8")
+    bindings, problem = load_bindings(path)
+    assert problem is None
+    assert bindings.keys["dash"] == [pygame.K_c] and bindings.pad["dash"] == ["rightshoulder"]
+    inp = Input(bindings)
+    down(inp, pygame.K_x)
+    assert not inp.step_buttons().dash
+    down(inp, pygame.K_c)
+    assert inp.step_buttons().dash
