@@ -387,10 +387,12 @@ KINDS: tuple[Kind, ...] = (
          "it, is settled onto the floor. Exactly one per map.", (), _feet, one=True),
     Kind("goal", "goals", RECT, "#fffee761", "entering it completes the level", (), _area, covers=True),
     Kind("checkpoint", "checkpoints", RECT, "#ff63c74d",
-         "entering its **column** (its x span, at any height: jumping over the flag or passing high above "
-         "it counts) moves the respawn point to its **bottom-centre**, so sit its bottom edge on the floor "
-         "(the player is settled onto the ground within two tiles of it, like the spawn). Put flags where "
-         "every route passes and where standing at the bottom is safe.", (), _area, covers=True),
+         "touching its **rectangle** (never its column or row) moves the respawn point to its "
+         "**bottom-centre**, where the flag's art stands, so sit its bottom edge on the floor (the player is "
+         "settled onto the ground within two tiles of it, like the spawn). Where a player may jump over the "
+         "flag, draw the rectangle over the whole passage (floor to ceiling). Each flag is taken once per "
+         "life. Put flags where every route passes, on ground at least two tiles wide (or against a wall), "
+         "with nothing that reaches the spot within 3 s of standing still.", (), _area, covers=True),
     Kind("hazard", "hazards", RECT, "#ffe43b44",
          "touching it kills the player, who respawns at the last checkpoint (or the spawn). A thin hazard "
          "with no tile art under it is drawn as a row of spikes",

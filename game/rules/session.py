@@ -12,9 +12,11 @@ Rules (one fixed step each call):
   moving); on the next step it reappears standing at the respawn
   point with zero velocity (that step also ignores inputs) -- 21 steps after the death step.
 - Respawn point: the bottom-centre of the last checkpoint reached, else the spawn point. A checkpoint is
-  reached by entering its column -- its x span at any height, so jumping over the flag or passing high
-  above it counts; reaching one that is not the current one moves the respawn point there (a
-  ``checkpoint`` event).
+  reached by touching its own rectangle (never its column or row: a level draws the rectangle over the
+  whole passage where a player may jump over the flag, the flag's art standing at its bottom); reaching
+  one that is not the current one moves the respawn point there (a ``checkpoint`` event). Each flag
+  fires at most once per life: standing in two overlapping flags, or walking back and forth through
+  them, moves the respawn point once each until the next death.
 - Coins are collected once each; a collected coin stays collected after a death.
 - The level objects live in their own modules, each a "part" with ``after_step`` rules, ``state()`` /
   ``set_state()`` for snapshots and ``reset()`` on a respawn: ``enemies.py`` (stomps and hits),
@@ -54,8 +56,6 @@ CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal",  # in
                    "stomp", "hit", "spring", "crumble", "break")
 EXTRA_EVENTS = ("jump", "land", "respawn")  # returned by step() for sound and particles only
 
-CHECKPOINT_REACH = 1000.0  # px a checkpoint's column reaches beyond the map's top and bottom edges
-
 _NO_BUTTONS = Buttons()
 
 
@@ -78,6 +78,7 @@ class SessionSnapshot(NamedTuple):
     collected: frozenset
     events: tuple
     inside: tuple
+    taken: frozenset  # checkpoint ids reached in this life
     parts: tuple  # each level-object part's state(), in Session.parts order
 
 
@@ -116,8 +117,6 @@ class Session:
                 if w <= 0 or h <= 0:  # a point coin: a small pickup box centred on the point
                     x, y = x - COIN_POINT_SIZE / 2.0, y - COIN_POINT_SIZE / 2.0
                     w = h = COIN_POINT_SIZE
-                if kind == "checkpoint":  # its whole column, from well above the map to below it
-                    y, h = -level.height - CHECKPOINT_REACH, 3 * level.height + 2 * CHECKPOINT_REACH
                 self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area), senses=HERO))
 
         self.steps = 0
@@ -132,6 +131,7 @@ class Session:
         self.message: str | None = None  # signpost text while the player is inside a trigger with one
         self.events: list[GameEvent] = []  # contract events so far
         self._inside: list[Area] = []  # trigger areas the player is in, in entry order
+        self._taken: set[int] = set()  # checkpoint Area ids reached in this life (each fires once a life)
         self._dead_left = 0
 
     # -- stepping --------------------------------------------------------------------------------------
@@ -192,7 +192,8 @@ class Session:
             elif ev.kind == "exit":
                 continue
             elif kind == "checkpoint":
-                if self.checkpoint is not area:
+                if area.id not in self._taken and self.checkpoint is not area:
+                    self._taken.add(area.id)
                     self.checkpoint = area
                     self.respawn = area.bottom_centre
                     out.append(self._event("checkpoint", area.name))
@@ -259,6 +260,7 @@ class Session:
         self.world.settle(p)  # a checkpoint drawn a little into or above the floor still gives a standing start
         for part in self.parts:
             part.reset()
+        self._taken = set()  # a new life: every flag may be taken again
         self.dead = False
         out.append(self._event("respawn", self.checkpoint.name if self.checkpoint else ""))
 
@@ -267,7 +269,7 @@ class Session:
     # plain values copied as they are, containers copied, and what a step never changes (kept).
     STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
                     "_dead_left", "_clock")
-    STATE_CONTAINERS = ("collected", "events", "_inside")
+    STATE_CONTAINERS = ("collected", "events", "_inside", "_taken")
     STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
                   "blocks", "vines")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
@@ -277,6 +279,7 @@ class Session:
         checkpoint, deaths, timers, events. Cheap; restore with :meth:`restore`."""
         return SessionSnapshot(self, self.world.snapshot(extra=(self.player,)), self._get_state(self),
                                frozenset(self.collected), tuple(self.events), tuple(self._inside),
+                               frozenset(self._taken),
                                tuple(part.state() for part in self.parts))
 
     def restore(self, snap: SessionSnapshot) -> None:
@@ -289,6 +292,7 @@ class Session:
         self.collected = set(snap.collected)
         self.events = list(snap.events)
         self._inside = list(snap.inside)
+        self._taken = set(snap.taken)
         for part, state in zip(self.parts, snap.parts, strict=True):
             part.set_state(state)
 
@@ -319,6 +323,7 @@ class Session:
                              self.completed, self.dead, p.on_ground))
         h.update(repr(sorted(self.collected)).encode())
         h.update(repr([a.id for a in self._inside]).encode())
+        h.update(repr(sorted(self._taken)).encode())
         h.update(repr([part.state() for part in self.parts]).encode())
         return h.hexdigest()
 
