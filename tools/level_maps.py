@@ -1853,7 +1853,8 @@ def levels() -> list[Level]:
             Gun(period=1.6, speed=130), Gun(period=1.4, speed=150),  # the trench: along the floor, down a gap
             Gun(period=1.8), Gun(period=1.8, delay=0.9),
         ], springs=[8.5, 11, 6, 6, 6, 9, 12], route=[]),
-        Level(FILES[7], "Crumbling Heights", FILES[8], L8, seed=88, music="climb", signs=[
+        # a fall costs one section at most: 4 tiles below the last flag's foot the hero dies and respawns
+        Level(FILES[7], "Crumbling Heights", FILES[8], L8, seed=88, music="climb", fall_limit=64, signs=[
             "Cracked ground falls: keep moving",
         ], platforms=[
             Plat(31, 128, 3, 60, dy=-16, wait=0.6, name="lift"),

@@ -166,6 +166,7 @@ class Level:
     guns: list[Gun] = field(default_factory=list)  # one per turret in meeting order, or none: all defaults
     springs: list[float] = field(default_factory=list)  # launch apex in tiles, one per s, or none: 64 px
     music: str | None = None  # the map's `music` property (None: the game's default for its place)
+    fall_limit: float | None = None  # px, the map's `fall_limit` property (a tall level's kill pit)
     seed: int = 1
     decor: float = 0.35  # share of free grass tops that get a plant/rock
     route: list[tuple[float, float]] = field(default_factory=list)  # tools/find_replay.py waypoints (tiles)
@@ -654,6 +655,8 @@ def write_tmx(level: Level) -> str:
         props.append(("next", "file", level.next))
     if level.music:
         props.append(("music", "string", level.music))
+    if level.fall_limit:
+        props.append(("fall_limit", "float", level.fall_limit))
     out.append(prop_xml(props, " "))
     out.append(' <tileset firstgid="1" source="tileset.tsx"/>\n')
     if any(t >= COVER for row in fg for t in row):

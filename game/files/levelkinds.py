@@ -229,6 +229,7 @@ class LevelData:
     vines: list[VineSpec] = field(default_factory=list)
     tmx: Any = None  # pytmx.TiledMap, for rendering
     layer_order: list[str] = field(default_factory=list)  # layer names in drawing order, groups flattened
+    fall_limit: float | None = None  # px: falling this far below the respawn point kills (map property)
 
 
 # -- the table ----------------------------------------------------------------------------------------------

@@ -7,7 +7,9 @@ sounds and particles from them, the CLI writes them as JSON.
 Rules (one fixed step each call):
 - The player is a ``PLAYER_W`` x ``PLAYER_H`` engine Character, feet centred on the spawn point.
 - Death: touching a ``hazard``, touching an enemy other than by landing on it, a turret's bullet, being
-  squished by a moving platform, or the top of the box going below the map's bottom edge. The player is
+  squished by a moving platform, the top of the box going below the map's bottom edge, or (in a map with
+  the ``fall_limit`` property, a tall level) the feet falling more than that below the respawn point, so
+  a fall costs at most the section since the last checkpoint. The player is
   then removed from the world and frozen for ``DEATH_STEPS`` steps (inputs ignored, platforms keep
   moving); on the next step it reappears standing at the respawn
   point with zero velocity (that step also ignores inputs) -- 21 steps after the death step.
@@ -215,10 +217,16 @@ class Session:
             if not isinstance(killer, Area):  # an enemy or a bullet: what hit the player
                 out.append(self._event("hit", killer.name))
             self._die(killer.name, out)
-        elif any(a is p for a in result.squished) or p.y > self.level.height:
+        elif any(a is p for a in result.squished) or p.y > self.level.height or self._fell_too_far():
             self._die("", out)
         self.events.extend(e for e in out if e.type in CONTRACT_EVENTS)
         return out
+
+    def _fell_too_far(self) -> bool:
+        """A tall level's pit: the feet more than the map's ``fall_limit`` below the respawn point."""
+        limit = self.level.fall_limit
+        p = self.player
+        return limit is not None and not self.dead and p.y + p.h > self.respawn[1] + limit
 
     def _count_coins(self) -> None:
         self.coins = len(self.collected) + self.blocks.coins
