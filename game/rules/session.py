@@ -50,7 +50,7 @@ from .vines import Vines
 from game.files.levelfile import COIN_POINT_SIZE, Area, LevelData
 
 __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
-           "SessionSnapshot"]
+           "SessionSnapshot", "carry_over"]
 
 PLAYER_W, PLAYER_H = 10, 14  # px, the player's collision box
 DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
@@ -349,3 +349,34 @@ class Session:
             "events": [e.as_dict() for e in self.events],
             "state_hash": self.state_hash(),
         }
+
+
+def carry_over(old: Session, level: LevelData, feel: FeelConfig) -> Session:
+    """A new Session on ``level`` (the map read again, F5) that continues ``old``'s run: steps, world step
+    (turrets keep their rhythm), deaths, level time, collected coins and the respawn checkpoint (matched by
+    object id; ones the new map no longer has are dropped), the player's position, velocity and facing,
+    and what the player destroyed -- stomped enemies, broken blocks (and their coins), fallen or shaking
+    crumbles -- unless the map file changed that object (its record differs: moved, resized, retuned),
+    which then starts as the map places it. Living enemies the file did not change go on where they were.
+    A player who was dead comes back at the respawn point."""
+    new = Session(level, feel)
+    new.steps, new.deaths, new.time = old.steps, old.deaths, old.time
+    new.world.steps = old.world.steps  # the parts' step stamps (falls, shakes, routes, shots) carry over as they are
+    coin_ids = {c.id for c in level.coins}
+    new.collected = {i for i in old.collected if i in coin_ids}
+    new.enemies.carry(old.enemies)
+    new.blocks.carry(old.blocks)
+    new._count_coins()
+    if old.checkpoint is not None:
+        cp = next((c for c in level.checkpoints if c.id == old.checkpoint.id), None)
+        if cp is not None:
+            new.checkpoint, new.respawn = cp, cp.bottom_centre
+    p, q = new.player, old.player
+    if old.dead:
+        rx, ry = new.respawn
+        p.teleport(rx - p.w / 2.0, ry - p.h)
+    else:
+        p.teleport(q.x, q.y)  # also no interpolation smear
+        p.vx, p.vy = q.vx, q.vy
+    p.facing = q.facing
+    return new
