@@ -25,6 +25,11 @@ Rules (one fixed step each call):
   ``hazards.py`` (turrets, bullets, springs), ``blocks.py`` (crumble, breakable), ``vines.py``. On a
   respawn what the player destroyed stays destroyed (stomped enemies, broken blocks, their coins) and
   what moves starts over (living enemies at their start, no bullets, fallen crumbles back).
+- The view: the session keeps the camera the window draws with (``camera``: ``VIEW_W`` x ``VIEW_H`` px,
+  default tuning), updated once a step from the player like the window's, snapped to the player at the
+  start and on a respawn, so headless runs and replays see what a player sees. A turret fires only while
+  its box is on screen or within ``TURRET_WAKE`` px of it: every bullet comes from a gun the player
+  could see.
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
 - When several things happen in one step they are handled in this order: stomps, springs, crumbles,
   breaks (with their coins), checkpoints, coins, trigger enter/exit, goal, death (``hit`` first when an
@@ -44,6 +49,7 @@ from typing import Any, NamedTuple
 from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, World
 
 from .blocks import Blocks
+from .camera import VIEW_H, VIEW_W, Camera
 from .enemies import ENEMY, HERO, SHOT, Enemies
 from .hazards import Hazards
 from .vines import Vines
@@ -57,6 +63,8 @@ DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the resp
 CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal",  # in Session.events and JSON
                    "stomp", "hit", "spring", "crumble", "break")
 EXTRA_EVENTS = ("jump", "land", "respawn")  # returned by step() for sound and particles only
+
+TURRET_WAKE = 16.0  # px beyond the view's edge within which a turret still fires (a tile)
 
 _NO_BUTTONS = Buttons()
 
@@ -82,6 +90,7 @@ class SessionSnapshot(NamedTuple):
     inside: tuple
     taken: frozenset  # checkpoint ids reached in this life
     parts: tuple  # each level-object part's state(), in Session.parts order
+    camera: tuple  # Camera.state()
 
 
 class Session:
@@ -105,6 +114,8 @@ class Session:
             Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player", group=HERO,
                       touches=ENEMY | SHOT))
         self.world.settle(self.player)  # a spawn drawn a little into or above the floor still stands
+        self.camera = Camera(VIEW_W, VIEW_H, level.width, level.height)
+        self._snap_camera()
         self.enemies = Enemies(self.world, level)
         self.hazards = Hazards(self.world, level)
         self.blocks = Blocks(self.world, level)
@@ -169,7 +180,11 @@ class Session:
             if hitter is not None:
                 killer = hitter
         self.enemies.after_step(result, self.world.steps)
-        sprung, shot = self.hazards.after_step(result, None if self.dead else p)
+        if not self.dead:
+            self.camera.update(1.0 / self.feel.physics.hz, p.x + p.w / 2, p.y + p.h / 2, p.vx, p.vy, p.on_ground)
+        cam = self.camera
+        sprung, shot = self.hazards.after_step(result, None if self.dead else p,
+                                               lambda t: cam.sees(t.x, t.y, t.w, t.h, TURRET_WAKE))
         out.extend(self._event("spring", name) for name in sprung)
         killer = killer or shot
         fell, broke = self.blocks.after_step(result, None if self.dead else p)
@@ -222,6 +237,10 @@ class Session:
         self.events.extend(e for e in out if e.type in CONTRACT_EVENTS)
         return out
 
+    def _snap_camera(self) -> None:
+        p = self.player
+        self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
+
     def _fell_too_far(self) -> bool:
         """A tall level's pit: the feet more than the map's ``fall_limit`` below the respawn point."""
         limit = self.level.fall_limit
@@ -266,6 +285,7 @@ class Session:
         p.teleport(rx - p.w / 2.0, ry - p.h)
         self.world.add(p)
         self.world.settle(p)  # a checkpoint drawn a little into or above the floor still gives a standing start
+        self._snap_camera()
         for part in self.parts:
             part.reset()
         self._taken = set()  # a new life: every flag may be taken again
@@ -279,7 +299,7 @@ class Session:
                     "_dead_left", "_clock")
     STATE_CONTAINERS = ("collected", "events", "_inside", "_taken")
     STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
-                  "blocks", "vines")  # (snapshotted apart)
+                  "blocks", "vines", "camera")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
     def snapshot(self) -> SessionSnapshot:
@@ -288,7 +308,7 @@ class Session:
         return SessionSnapshot(self, self.world.snapshot(extra=(self.player,)), self._get_state(self),
                                frozenset(self.collected), tuple(self.events), tuple(self._inside),
                                frozenset(self._taken),
-                               tuple(part.state() for part in self.parts))
+                               tuple(part.state() for part in self.parts), self.camera.state())
 
     def restore(self, snap: SessionSnapshot) -> None:
         """Put this session back to ``snap``: stepping on is identical to never having left."""
@@ -303,6 +323,7 @@ class Session:
         self._taken = set(snap.taken)
         for part, state in zip(self.parts, snap.parts, strict=True):
             part.set_state(state)
+        self.camera.set_state(snap.camera)
 
     # -- tuning and reporting --------------------------------------------------------------------------
     @property
@@ -332,6 +353,7 @@ class Session:
         h.update(repr(sorted(self.collected)).encode())
         h.update(repr([a.id for a in self._inside]).encode())
         h.update(repr(sorted(self._taken)).encode())
+        h.update(struct.pack("<2d", self.camera.x, self.camera.y))
         h.update(repr([part.state() for part in self.parts]).encode())
         return h.hexdigest()
 
@@ -364,6 +386,7 @@ def carry_over(old: Session, level: LevelData, feel: FeelConfig) -> Session:
     new.world.steps = old.world.steps  # the parts' step stamps (falls, shakes, routes, shots) carry over as they are
     coin_ids = {c.id for c in level.coins}
     new.collected = {i for i in old.collected if i in coin_ids}
+    new.camera.set_state(old.camera.state())  # the view goes on where it was
     new.enemies.carry(old.enemies)
     new.blocks.carry(old.blocks)
     new._count_coins()

@@ -65,8 +65,9 @@ class PlayScene(Scene):
             self.renderer = MapRenderer(self.level, self.app.art)  # a restart keeps its cached pictures
             self.spikes = spike_strips(self.level, self.renderer.has_tile)
             self.block_tiles = BlockTiles(self.renderer, self.level)
-        self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height,
-                             ATTRACT_CAMERA if self.attract else None)
+        # the rules' camera (what decides which turrets fire) is the one drawn; the title's demo frames its own
+        self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height, ATTRACT_CAMERA) \
+            if self.attract else session.camera
         p = session.player
         self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
         self.clock = FixedTimestep(session.world)  # steps at the world's feel.physics.hz, also after a retune
@@ -185,7 +186,8 @@ class PlayScene(Scene):
         p = s.player
         dt = 1.0 / self.clock.hz
         if not s.dead:
-            self.camera.update(dt, p.x + p.w / 2, p.y + p.h / 2, p.vx, p.vy, p.on_ground)
+            if self.camera is not s.camera:  # (the session updates its own)
+                self.camera.update(dt, p.x + p.w / 2, p.y + p.h / 2, p.vx, p.vy, p.on_ground)
             if p.on_ground and abs(p.vx) > 70 and s.steps % 7 == 0:
                 self.particles.run_dust(p.x + p.w / 2, p.y + p.h, 1 if p.vx > 0 else -1)
         for ev in events:
@@ -349,6 +351,8 @@ class PlayScene(Scene):
         was_dead = self.session.dead
         self.level = level
         self.session = carry_over(self.session, level, app.feel)
+        if not self.attract:
+            self.camera = self.session.camera
         self.renderer = MapRenderer(level, app.art)
         self.spikes = spike_strips(level, self.renderer.has_tile)
         self.block_tiles = BlockTiles(self.renderer, level)
