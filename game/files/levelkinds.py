@@ -442,7 +442,8 @@ KINDS: tuple[Kind, ...] = (
                + _ROUTE_NOTES),
     Kind("turret", "turrets", ANY, "#ff8b9bb4",
          "a solid gun fixed in place firing bullets in a straight line; bullets die on whatever solid stops "
-         "them (tiles, platforms) and kill the player. A point is its centre (a one-tile box); a rectangle is its body",
+         "them (tiles, platforms) and kill the player. It fires only while on screen or within a tile of it "
+         "(the game's camera), on its own beat. A point is its centre (a one-tile box); a rectangle is its body",
          (
              _prop("direction", "string", "left", "the way it fires", choices=tuple(DIRECTIONS)),
              _prop("period", "float", 2.0, "time between two shots", "s", 0.1, 60.0),
