@@ -493,3 +493,14 @@ def test_numpy_reads_csv_exactly_as_the_cell_by_cell_reading(monkeypatch):
     text = ",\n".join(",".join(str((r * 7 + c) % 300) for c in range(40)) for r in range(30))
     assert _csv_gids(text, 1200).tolist() == _read_csv(text, 40, 30, False, monkeypatch)
     assert _csv_gids(text + ",", 1200) is None and _csv_gids(text.replace("7", "x"), 1200) is None
+
+
+@pytest.mark.parametrize("cell", ["4294967296", "-3", "-1", "99999999999999999999"])
+def test_a_csv_gid_past_32_bits_or_negative_is_corrupt_data_not_a_tile(tmp_path, cell):
+    """numpy 1.x turned such a cell into a real gid with only a DeprecationWarning (4294967296 -> 0, an empty
+    tile: the map loaded wrong, silently); numpy 2 raises, as the loader expects. Hence numpy>=2.0."""
+    rows = FLAT_ROWS.replace("0", cell, 1)
+    path = write_map(tmp_path, layers=f'<layer id="1" name="ground" width="20" height="8"><data encoding="csv">'
+                                      f'{rows}</data></layer>')
+    with pytest.raises(LevelError, match="layer 'ground': has corrupt tile data; re-save the map from Tiled"):
+        load_level(path)
