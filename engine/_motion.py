@@ -688,9 +688,11 @@ def depenetrate(grid, platforms, a, reach: float) -> bool:
             rank = 0 if y < y0 else 3 if y > y0 else 1 if x < x0 else 2
             candidates.append((dist, rank, y, x))
     candidates.sort()
+    ceilings = _slope_ceilings(grid, x0, y0, w, h)
     for _dist, _rank, y, x in candidates:
-        if not _leaves_near_faces(exits, x, y, w, h) or not box_free(grid, platforms, x, y, w, h):
-            continue
+        if not _leaves_near_faces(exits, x, y, w, h) or not box_free(grid, platforms, x, y, w, h) \
+                or not _slope_ceilings(grid, x, y, w, h) <= ceilings:
+            continue  # (nor up into a slope tile over its head: from below a slope is a flat ceiling)
         if (_sweep_ok(grid, platforms, found, x0, y0, x, y0, w, h)
                 and _sweep_ok(grid, platforms, found, x, y0, x, y, w, h)) \
                 or (_sweep_ok(grid, platforms, found, x0, y0, x0, y, w, h)
@@ -701,6 +703,19 @@ def depenetrate(grid, platforms, a, reach: float) -> bool:
             a.x, a.y = x, y
             return True
     return False
+
+
+def _slope_ceilings(grid, x: float, y: float, w: float, h: float) -> set:
+    """The slope tiles (flat indices) the box overlaps in rows above its feet's row: ceilings it is in."""
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
+    c0, c1 = max(0, _floor(x / ts)), min(cols - 1, _ceil((x + w) / ts) - 1)
+    r0, r1 = max(0, _floor(y / ts)), min(grid.rows - 1, _floor((y + h - EPS) / ts) - 1)
+    found = set()
+    for r in range(r0, r1 + 1):
+        if grid._slope_rows[r]:
+            base = r * cols
+            found.update(i for i in range(base + c0, base + c1 + 1) if k[i] == SLOPE)
+    return found
 
 
 def _leaves_near_faces(exits, x: float, y: float, w: float, h: float) -> bool:

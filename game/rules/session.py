@@ -156,7 +156,7 @@ class Session:
         self._clock = (self._clock[0], self._clock[1] + 1)
         out: list[GameEvent] = []
         p = self.player
-        self.vines.before_step()
+        self.vines.before_step(None if self.dead else p, buttons)
         if self.dead:
             p.held = buttons  # the buttons keep being read: a jump held through a death is no new press
             if self._dead_left > 0:
