@@ -52,7 +52,7 @@ def test_every_shot_of_the_replay_comes_from_a_turret_on_screen(path):
                 assert visible(s.camera, spec), f"{spec.name} fired from off screen at step {s.steps}"
         if s.completed:
             break
-    assert s.completed and shots > 5, shots
+    assert s.completed and shots >= 3, shots  # the replay meets the guns: the check is not vacuous
 
 
 def test_a_turret_out_of_sight_holds_its_fire_and_keeps_its_rhythm():
