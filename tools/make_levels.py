@@ -166,6 +166,7 @@ class Level:
     guns: list[Gun] = field(default_factory=list)  # one per turret in meeting order, or none: all defaults
     springs: list[float] = field(default_factory=list)  # launch apex in tiles, one per s, or none: 64 px
     music: str | None = None  # the map's `music` property (None: the game's default for its place)
+    fall_limit: float | None = None  # px, the map's `fall_limit` property (a tall level's kill pit)
     seed: int = 1
     decor: float = 0.35  # share of free grass tops that get a plant/rock
     route: list[tuple[float, float]] = field(default_factory=list)  # tools/find_replay.py waypoints (tiles)
@@ -461,6 +462,19 @@ def _runs(grid: Grid, ch: str, down: bool) -> list[tuple[int, int, int]]:
     return out
 
 
+CHECKPOINT_PASSAGE = 8  # tiles: a flag's box reaches this high above its floor, or up to the ceiling below that
+SOLID_CHARS = GROUND | SLOPES | BLOCKS | {"c", "b", "$"}
+
+
+def _passage_top(grid: Grid, c: int, r: int) -> int:
+    """The top row of the passage over a flag standing on row ``r``'s bottom: the first row under a ceiling
+    above it, at most ``CHECKPOINT_PASSAGE`` rows from its floor (at least the flag's two tiles)."""
+    top = r - 1
+    while top - 1 >= 0 and r + 1 - (top - 1) <= CHECKPOINT_PASSAGE and grid.at(c, top - 1, ".") not in SOLID_CHARS:
+        top -= 1
+    return top
+
+
 def build_objects(level: Level, grid: Grid):
     """(objects, paths) as lists of dicts ready to write; ids assigned later."""
     objs: list[dict] = []
@@ -478,8 +492,10 @@ def build_objects(level: Level, grid: Grid):
                 objs.append(dict(name="" if ch == "o" else "hidden", type="coin", x=x + 2, y=y + 2, w=12, h=12))
             elif ch in "K!sj" or ch in ENEMIES or ch in TURRETS:
                 found.setdefault("e" if ch in ENEMIES else "t" if ch in TURRETS else ch, []).append((c, r))
-    for i, (c, r) in enumerate(found.get("K", [])):
-        objs.append(dict(name=f"checkpoint {i + 1}", type="checkpoint", x=c * TS, y=(r - 1) * TS, w=16, h=32))
+    for i, (c, r) in enumerate(meeting_order(grid, found.get("K", []))):
+        top = _passage_top(grid, c, r)  # the flag's box covers the passage above it: jumping over still takes it
+        objs.append(dict(name=f"checkpoint {i + 1}", type="checkpoint", x=c * TS, y=top * TS, w=16,
+                         h=(r + 1 - top) * TS))
     signs = meeting_order(grid, found.get("!", []))
     if len(signs) != len(level.signs):
         raise SystemExit(f"{level.file}: {len(signs)} signposts in the layout but {len(level.signs)} messages")
@@ -639,6 +655,8 @@ def write_tmx(level: Level) -> str:
         props.append(("next", "file", level.next))
     if level.music:
         props.append(("music", "string", level.music))
+    if level.fall_limit:
+        props.append(("fall_limit", "float", level.fall_limit))
     out.append(prop_xml(props, " "))
     out.append(' <tileset firstgid="1" source="tileset.tsx"/>\n')
     if any(t >= COVER for row in fg for t in row):

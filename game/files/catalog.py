@@ -1,7 +1,8 @@
 """The list of levels in play order: ``levels/01_*.tmx`` first, then each map's ``next`` property.
 
 ``$TILEFEEL_LEVELS_DIR`` points the game at another folder (tests, level designers' drafts).
-Levels not reached by the chain follow in file-name order, so every map in levels/ is playable. Only the
+Levels not reached by the chain are *extra* levels (``LevelInfo.extra``): they follow in file-name order,
+unlocked from the start, listed apart in level select, so every map in levels/ is playable. Only the
 map's ``title``, ``next``, ``music`` and its coins (coin objects, breakable objects and breakable tiles in
 CSV layers that hide one) are read here (a cheap look at the map); the full load and its errors happen
 when a level is played.
@@ -38,6 +39,7 @@ class LevelInfo:
     coins: int  # coins in the level (for "3/12")
     music: str | None = None  # the map's music property, or the loop discover() picked for it
     problem: str | None = None  # one line about a bad music property (the default plays instead)
+    extra: bool = False  # not in the campaign's chain (01_*, then each ``next``): unlocked, listed apart
 
     @property
     def replay(self) -> Path | None:
@@ -143,9 +145,13 @@ def discover(folder: Path | None = None) -> list[LevelInfo]:
     while name and name in infos and infos[name] not in order:
         order.append(infos[name])
         name = infos[name].next
-    order.extend(info for info in infos.values() if info not in order)
+    for info in infos.values():
+        if info not in order:
+            info.extra = True
+            order.append(info)
+    campaign = [info for info in order if not info.extra]
     for i, info in enumerate(order):
         if info.music is None:
-            last = len(order) >= 3 and i == len(order) - 1
+            last = len(campaign) >= 3 and i == len(campaign) - 1
             info.music = FINALE if last else LEVEL_MUSIC[min(i // 2, len(LEVEL_MUSIC) - 1)]
     return order

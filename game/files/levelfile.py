@@ -1016,10 +1016,12 @@ class _Loader:
 
         title = self.get(map_props, "title", ("string",), "map property", default="") or self.path.stem
         nxt = self.get(map_props, "next", ("string", "file"), "map property", default="") or None
+        fall = (self.number(map_props, "fall_limit", "map property", 0.0, "px", 0.0, float(height), lo_open=True)
+                if "fall_limit" in map_props else None)
         level = LevelData(
             path=self.path, name=self.path.name, title=title, next=nxt, tile_size=tile_size,
             cols=cols, rows=rows, width=width, height=height, grid=None, spawn=(0.0, 0.0),
-            layer_order=layer_order,
+            layer_order=layer_order, fall_limit=fall,
         )
         for kind in KINDS:
             for obj in buckets[kind.name]:

@@ -235,6 +235,7 @@ class LevelData:
     tmx: Any = None  # pytmx.TiledMap, for rendering
     layer_order: list[str] = field(default_factory=list)  # layer names in drawing order, groups flattened
     warnings: list[str] = field(default_factory=list)  # one line each: what the loader ignored (unknown classes)
+    fall_limit: float | None = None  # px: falling this far below the respawn point kills (map property)
 
 
 # -- the table ----------------------------------------------------------------------------------------------
@@ -393,10 +394,12 @@ KINDS: tuple[Kind, ...] = (
          "it, is settled onto the floor. Exactly one per map.", (), _feet, one=True),
     Kind("goal", "goals", RECT, "#fffee761", "entering it completes the level", (), _area, covers=True),
     Kind("checkpoint", "checkpoints", RECT, "#ff63c74d",
-         "entering its **column** (its x span, at any height: jumping over the flag or passing high above "
-         "it counts) moves the respawn point to its **bottom-centre**, so sit its bottom edge on the floor "
-         "(the player is settled onto the ground within two tiles of it, like the spawn). Put flags where "
-         "every route passes and where standing at the bottom is safe.", (), _area, covers=True),
+         "touching its **rectangle** (never its column or row) moves the respawn point to its "
+         "**bottom-centre**, where the flag's art stands, so sit its bottom edge on the floor (the player is "
+         "settled onto the ground within two tiles of it, like the spawn). Where a player may jump over the "
+         "flag, draw the rectangle over the whole passage (floor to ceiling). Each flag is taken once per "
+         "life. Put flags where every route passes, on ground at least two tiles wide (or against a wall), "
+         "with nothing that reaches the spot within 3 s of standing still.", (), _area, covers=True),
     Kind("hazard", "hazards", RECT, "#ffe43b44",
          "touching it kills the player, who respawns at the last checkpoint (or the spawn). A thin hazard "
          "with no tile art under it is drawn as a row of spikes",
@@ -445,7 +448,8 @@ KINDS: tuple[Kind, ...] = (
                + _ROUTE_NOTES),
     Kind("turret", "turrets", ANY, "#ff8b9bb4",
          "a solid gun fixed in place firing bullets in a straight line; bullets die on whatever solid stops "
-         "them (tiles, platforms) and kill the player. A point is its centre (a one-tile box); a rectangle is its body",
+         "them (tiles, platforms) and kill the player. It fires only while on screen or within a tile of it "
+         "(the game's camera), on its own beat. A point is its centre (a one-tile box); a rectangle is its body",
          (
              _prop("direction", "string", "left", "the way it fires", choices=tuple(DIRECTIONS)),
              _prop("period", "float", 2.0, "time between two shots", "s", 0.1, 60.0),

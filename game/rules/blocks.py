@@ -122,6 +122,25 @@ class Blocks:
         for cell in specs[i].cells:
             self.world.grid.set_tile(*cell, self._kinds[cell])
 
+    def carry(self, old: Blocks) -> None:
+        """F5: continue ``old``'s blocks (the same run on the map read again, at the same world step): a block
+        the map file did not change (an equal spec) stays broken, fallen or shaking; a new or changed one
+        is whole."""
+        crumbles = {spec: j for j, spec in enumerate(old.crumbles)}
+        for i, spec in enumerate(self.crumbles):
+            j = crumbles.get(spec)
+            if j is not None:
+                self.shook[i], self.fell[i], self.back[i] = old.shook[j], old.fell[j], old.back[j]
+                if self.fell[i] >= 0:
+                    self._remove(i, self.crumbles)
+        broken = {spec: j for j, spec in enumerate(old.breakables)}
+        for i, spec in enumerate(self.breakables):
+            j = broken.get(spec)
+            if j is not None and old.broken[j] >= 0:
+                self._remove(i, self.breakables)
+                self.broken[i] = old.broken[j]
+                self.coins += spec.coin
+
     def reset(self) -> None:
         """The player respawned: fallen crumbles come back (once clear), shaking ones stop."""
         step = self.world.steps

@@ -23,7 +23,9 @@ import math
 from dataclasses import dataclass
 from typing import NamedTuple
 
-__all__ = ["Camera", "CameraTuning", "View", "snap"]
+__all__ = ["Camera", "CameraTuning", "View", "snap", "VIEW_W", "VIEW_H"]
+
+VIEW_W, VIEW_H = 480, 270  # px, the view the game shows (the window's canvas); the rules' camera uses it too
 
 
 _HALF = 0.5 + 1 / 4096  # a hair past a half: a difference hovering at x.5 (float noise) rounds one way
@@ -135,6 +137,20 @@ class Camera:
         self.step_x = self.x - self.prev_x  # held by the map's edge: the camera's speed is what it moved
         if self._shake_t > 0:
             self._shake_t = max(0.0, self._shake_t - dt)
+
+    STATE = ("x", "y", "prev_x", "prev_y", "look", "lead", "step_x")  # what a step changes (shake aside)
+
+    def state(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.STATE)
+
+    def set_state(self, state: tuple) -> None:
+        for name, value in zip(self.STATE, state, strict=True):
+            setattr(self, name, value)
+
+    def sees(self, x: float, y: float, w: float, h: float, margin: float = 0.0) -> bool:
+        """Whether the box (x, y, w, h) overlaps the view grown by ``margin`` px on every side."""
+        return (x < self.x + self.view_w + margin and x + w > self.x - margin
+                and y < self.y + self.view_h + margin and y + h > self.y - margin)
 
     def resize_map(self, map_w: int, map_h: int) -> None:
         """The map changed size (F5 reload): keep the view where it is, clamped to the new map."""

@@ -133,6 +133,25 @@ class Enemies:
             self.world.add(e.actor)
         self._start(i)
 
+    def carry(self, old: Enemies) -> None:
+        """F5: continue ``old``'s enemies (a session of the same run on the map read again, at the same world
+        step): an enemy the map file did not change (an equal spec) stays stomped, or goes on where it was;
+        a new or changed one starts from where the map places it."""
+        before = {e.spec: j for j, e in enumerate(old.all)}
+        for i, e in enumerate(self.all):
+            j = before.get(e.spec)
+            if j is None:
+                self._start(i)
+                continue
+            if not old.alive[j]:
+                self.alive[i] = False
+                self.world.remove(e.actor)
+                continue
+            o = old.all[j].actor
+            e.actor.teleport(o.x, o.y)
+            e.actor.vx, e.actor.vy = o.vx, o.vy
+            self.facing[i], self.hop_left[i], self.epoch[i] = old.facing[j], old.hop_left[j], old.epoch[j]
+
     def kill(self, actor: Actor, step: int) -> None:
         i = self._index[actor]
         if not self.alive[i]:

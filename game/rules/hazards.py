@@ -58,9 +58,10 @@ class Hazards:
         self.bursts: tuple[Puff, ...] = ()  # bullets that hit something, for their puff
 
     # -- each step ------------------------------------------------------------------------------------
-    def after_step(self, result, player) -> tuple[list[str], Actor | None]:
+    def after_step(self, result, player, awake=None) -> tuple[list[str], Actor | None]:
         """Bullets that hit something die; springs launch what landed on them; the turrets whose turn it is
-        fire. Returns (names of the springs that launched the player, the bullet that hit it or None)."""
+        fire, if ``awake(turret body)`` (the session: on screen or a tile from it; None: all). Returns
+        (names of the springs that launched the player, the bullet that hit it or None)."""
         world = self.world
         step = world.steps
         gone = set()
@@ -94,7 +95,7 @@ class Hazards:
                 world.remove(b)
             self.bullets = [b for b in self.bullets if b not in gone]
         for turret in self.turrets:
-            if self.fires(turret.data, step):
+            if self.fires(turret.data, step) and (awake is None or awake(turret)):
                 self._fire(turret.data, step)
         return sprung, hit
 

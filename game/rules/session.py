@@ -7,20 +7,29 @@ sounds and particles from them, the CLI writes them as JSON.
 Rules (one fixed step each call):
 - The player is a ``PLAYER_W`` x ``PLAYER_H`` engine Character, feet centred on the spawn point.
 - Death: touching a ``hazard``, touching an enemy other than by landing on it, a turret's bullet, being
-  squished by a moving platform, or the top of the box going below the map's bottom edge. The player is
+  squished by a moving platform, the top of the box going below the map's bottom edge, or (in a map with
+  the ``fall_limit`` property, a tall level) the feet falling more than that below the respawn point, so
+  a fall costs at most the section since the last checkpoint. The player is
   then removed from the world and frozen for ``DEATH_STEPS`` steps (inputs ignored, platforms keep
   moving); on the next step it reappears standing at the respawn
   point with zero velocity (that step also ignores inputs) -- 21 steps after the death step.
 - Respawn point: the bottom-centre of the last checkpoint reached, else the spawn point. A checkpoint is
-  reached by entering its column -- its x span at any height, so jumping over the flag or passing high
-  above it counts; reaching one that is not the current one moves the respawn point there (a
-  ``checkpoint`` event).
+  reached by touching its own rectangle (never its column or row: a level draws the rectangle over the
+  whole passage where a player may jump over the flag, the flag's art standing at its bottom); reaching
+  one that is not the current one moves the respawn point there (a ``checkpoint`` event). Each flag
+  fires at most once per life: standing in two overlapping flags, or walking back and forth through
+  them, moves the respawn point once each until the next death.
 - Coins are collected once each; a collected coin stays collected after a death.
 - The level objects live in their own modules, each a "part" with ``after_step`` rules, ``state()`` /
   ``set_state()`` for snapshots and ``reset()`` on a respawn: ``enemies.py`` (stomps and hits),
   ``hazards.py`` (turrets, bullets, springs), ``blocks.py`` (crumble, breakable), ``vines.py``. On a
   respawn what the player destroyed stays destroyed (stomped enemies, broken blocks, their coins) and
   what moves starts over (living enemies at their start, no bullets, fallen crumbles back).
+- The view: the session keeps the camera the window draws with (``camera``: ``VIEW_W`` x ``VIEW_H`` px,
+  default tuning), updated once a step from the player like the window's, snapped to the player at the
+  start and on a respawn, so headless runs and replays see what a player sees. A turret fires only while
+  its box is on screen or within ``TURRET_WAKE`` px of it: every bullet comes from a gun the player
+  could see.
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
 - When several things happen in one step they are handled in this order: stomps, springs, crumbles,
   breaks (with their coins), checkpoints, coins, trigger enter/exit, goal, death (``hit`` first when an
@@ -40,6 +49,7 @@ from typing import Any, NamedTuple
 from engine import Buttons, Character, FeelConfig, Path, Platform, Trigger, World
 
 from .blocks import Blocks
+from .camera import VIEW_H, VIEW_W, Camera
 from .enemies import ENEMY, HERO, SHOT, Enemies
 from .hazards import Hazards
 from .vines import Vines
@@ -47,7 +57,7 @@ from game.files.levelfile import COIN_POINT_SIZE, Area, LevelData
 from game.files.levelkinds import PLAYER_BOX
 
 __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
-           "SessionSnapshot"]
+           "SessionSnapshot", "carry_over"]
 
 PLAYER_W, PLAYER_H = PLAYER_BOX  # px, the player's collision box (the map linter checks spawns with it)
 DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
@@ -55,7 +65,7 @@ CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal",  # in
                    "stomp", "hit", "spring", "crumble", "break")
 EXTRA_EVENTS = ("jump", "land", "respawn")  # returned by step() for sound and particles only
 
-CHECKPOINT_REACH = 1000.0  # px a checkpoint's column reaches beyond the map's top and bottom edges
+TURRET_WAKE = 16.0  # px beyond the view's edge within which a turret still fires (a tile)
 
 _NO_BUTTONS = Buttons()
 
@@ -79,7 +89,9 @@ class SessionSnapshot(NamedTuple):
     collected: frozenset
     events: tuple
     inside: tuple
+    taken: frozenset  # checkpoint ids reached in this life
     parts: tuple  # each level-object part's state(), in Session.parts order
+    camera: tuple  # Camera.state()
 
 
 class Session:
@@ -103,6 +115,8 @@ class Session:
             Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player", group=HERO,
                       touches=ENEMY | SHOT))
         self.world.settle(self.player)  # a spawn drawn a little into or above the floor still stands
+        self.camera = Camera(VIEW_W, VIEW_H, level.width, level.height)
+        self._snap_camera()
         self.enemies = Enemies(self.world, level)
         self.hazards = Hazards(self.world, level)
         self.blocks = Blocks(self.world, level)
@@ -117,8 +131,6 @@ class Session:
                 if w <= 0 or h <= 0:  # a point coin: a small pickup box centred on the point
                     x, y = x - COIN_POINT_SIZE / 2.0, y - COIN_POINT_SIZE / 2.0
                     w = h = COIN_POINT_SIZE
-                if kind == "checkpoint":  # its whole column, from well above the map to below it
-                    y, h = -level.height - CHECKPOINT_REACH, 3 * level.height + 2 * CHECKPOINT_REACH
                 self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area), senses=HERO))
 
         self.steps = 0
@@ -133,6 +145,7 @@ class Session:
         self.message: str | None = None  # signpost text while the player is inside a trigger with one
         self.events: list[GameEvent] = []  # contract events so far
         self._inside: list[Area] = []  # trigger areas the player is in, in entry order
+        self._taken: set[int] = set()  # checkpoint Area ids reached in this life (each fires once a life)
         self._dead_left = 0
 
     # -- stepping --------------------------------------------------------------------------------------
@@ -168,7 +181,11 @@ class Session:
             if hitter is not None:
                 killer = hitter
         self.enemies.after_step(result, self.world.steps)
-        sprung, shot = self.hazards.after_step(result, None if self.dead else p)
+        if not self.dead:
+            self.camera.update(1.0 / self.feel.physics.hz, p.x + p.w / 2, p.y + p.h / 2, p.vx, p.vy, p.on_ground)
+        cam = self.camera
+        sprung, shot = self.hazards.after_step(result, None if self.dead else p,
+                                               lambda t: cam.sees(t.x, t.y, t.w, t.h, TURRET_WAKE))
         out.extend(self._event("spring", name) for name in sprung)
         killer = killer or shot
         fell, broke = self.blocks.after_step(result, None if self.dead else p)
@@ -193,7 +210,8 @@ class Session:
             elif ev.kind == "exit":
                 continue
             elif kind == "checkpoint":
-                if self.checkpoint is not area:
+                if area.id not in self._taken and self.checkpoint is not area:
+                    self._taken.add(area.id)
                     self.checkpoint = area
                     self.respawn = area.bottom_centre
                     out.append(self._event("checkpoint", area.name))
@@ -215,10 +233,20 @@ class Session:
             if not isinstance(killer, Area):  # an enemy or a bullet: what hit the player
                 out.append(self._event("hit", killer.name))
             self._die(killer.name, out)
-        elif any(a is p for a in result.squished) or p.y > self.level.height:
+        elif any(a is p for a in result.squished) or p.y > self.level.height or self._fell_too_far():
             self._die("", out)
         self.events.extend(e for e in out if e.type in CONTRACT_EVENTS)
         return out
+
+    def _snap_camera(self) -> None:
+        p = self.player
+        self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
+
+    def _fell_too_far(self) -> bool:
+        """A tall level's pit: the feet more than the map's ``fall_limit`` below the respawn point."""
+        limit = self.level.fall_limit
+        p = self.player
+        return limit is not None and not self.dead and p.y + p.h > self.respawn[1] + limit
 
     def _count_coins(self) -> None:
         self.coins = len(self.collected) + self.blocks.coins
@@ -258,8 +286,10 @@ class Session:
         p.teleport(rx - p.w / 2.0, ry - p.h)
         self.world.add(p)
         self.world.settle(p)  # a checkpoint drawn a little into or above the floor still gives a standing start
+        self._snap_camera()
         for part in self.parts:
             part.reset()
+        self._taken = set()  # a new life: every flag may be taken again
         self.dead = False
         out.append(self._event("respawn", self.checkpoint.name if self.checkpoint else ""))
 
@@ -268,9 +298,9 @@ class Session:
     # plain values copied as they are, containers copied, and what a step never changes (kept).
     STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
                     "_dead_left", "_clock")
-    STATE_CONTAINERS = ("collected", "events", "_inside")
+    STATE_CONTAINERS = ("collected", "events", "_inside", "_taken")
     STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
-                  "blocks", "vines")  # (snapshotted apart)
+                  "blocks", "vines", "camera")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
     def snapshot(self) -> SessionSnapshot:
@@ -278,7 +308,8 @@ class Session:
         checkpoint, deaths, timers, events. Cheap; restore with :meth:`restore`."""
         return SessionSnapshot(self, self.world.snapshot(extra=(self.player,)), self._get_state(self),
                                frozenset(self.collected), tuple(self.events), tuple(self._inside),
-                               tuple(part.state() for part in self.parts))
+                               frozenset(self._taken),
+                               tuple(part.state() for part in self.parts), self.camera.state())
 
     def restore(self, snap: SessionSnapshot) -> None:
         """Put this session back to ``snap``: stepping on is identical to never having left."""
@@ -290,8 +321,10 @@ class Session:
         self.collected = set(snap.collected)
         self.events = list(snap.events)
         self._inside = list(snap.inside)
+        self._taken = set(snap.taken)
         for part, state in zip(self.parts, snap.parts, strict=True):
             part.set_state(state)
+        self.camera.set_state(snap.camera)
 
     # -- tuning and reporting --------------------------------------------------------------------------
     @property
@@ -320,6 +353,8 @@ class Session:
                              self.completed, self.dead, p.on_ground))
         h.update(repr(sorted(self.collected)).encode())
         h.update(repr([a.id for a in self._inside]).encode())
+        h.update(repr(sorted(self._taken)).encode())
+        h.update(struct.pack("<2d", self.camera.x, self.camera.y))
         h.update(repr([part.state() for part in self.parts]).encode())
         return h.hexdigest()
 
@@ -337,3 +372,35 @@ class Session:
             "events": [e.as_dict() for e in self.events],
             "state_hash": self.state_hash(),
         }
+
+
+def carry_over(old: Session, level: LevelData, feel: FeelConfig) -> Session:
+    """A new Session on ``level`` (the map read again, F5) that continues ``old``'s run: steps, world step
+    (turrets keep their rhythm), deaths, level time, collected coins and the respawn checkpoint (matched by
+    object id; ones the new map no longer has are dropped), the player's position, velocity and facing,
+    and what the player destroyed -- stomped enemies, broken blocks (and their coins), fallen or shaking
+    crumbles -- unless the map file changed that object (its record differs: moved, resized, retuned),
+    which then starts as the map places it. Living enemies the file did not change go on where they were.
+    A player who was dead comes back at the respawn point."""
+    new = Session(level, feel)
+    new.steps, new.deaths, new.time = old.steps, old.deaths, old.time
+    new.world.steps = old.world.steps  # the parts' step stamps (falls, shakes, routes, shots) carry over as they are
+    coin_ids = {c.id for c in level.coins}
+    new.collected = {i for i in old.collected if i in coin_ids}
+    new.camera.set_state(old.camera.state())  # the view goes on where it was
+    new.enemies.carry(old.enemies)
+    new.blocks.carry(old.blocks)
+    new._count_coins()
+    if old.checkpoint is not None:
+        cp = next((c for c in level.checkpoints if c.id == old.checkpoint.id), None)
+        if cp is not None:
+            new.checkpoint, new.respawn = cp, cp.bottom_centre
+    p, q = new.player, old.player
+    if old.dead:
+        rx, ry = new.respawn
+        p.teleport(rx - p.w / 2.0, ry - p.h)
+    else:
+        p.teleport(q.x, q.y)  # also no interpolation smear
+        p.vx, p.vy = q.vx, q.vy
+    p.facing = q.facing
+    return new

@@ -326,7 +326,12 @@ class App:
 
     def game_completed(self) -> bool:
         """Every level has been finished at least once (the ending and the title's Credits open)."""
-        return bool(self.levels) and all(self.progress.record(i.name).completions for i in self.levels)
+        return bool(self.campaign) and all(self.progress.record(i.name).completions for i in self.campaign)
+
+    @property
+    def campaign(self) -> list:
+        """The levels of the campaign's chain (not the extra levels dropped into the folder)."""
+        return [i for i in self.levels if not i.extra]
 
     def _poll_feel(self) -> None:
         if self.watcher is None:
@@ -360,6 +365,8 @@ class App:
         return self.levels[0] if self.levels else None
 
     def is_unlocked(self, info) -> bool:
+        if info.extra:  # a map dropped into levels/: open from the start
+            return True
         first = self.first_level()
         return self.progress.is_unlocked(info.name, first.name if first else None)
 
@@ -370,8 +377,8 @@ class App:
         return None
 
     def continue_level(self):
-        """The first unlocked level not yet completed, else the first level."""
-        for info in self.levels:
+        """The first unlocked campaign level not yet completed, else the first level."""
+        for info in self.campaign:
             if self.is_unlocked(info) and self.progress.record(info.name).completions == 0:
                 return info
         return self.first_level()

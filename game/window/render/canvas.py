@@ -14,10 +14,11 @@ from pathlib import Path
 import pygame
 
 from game.files.userfiles import atomic_output
+from game.rules.camera import VIEW_H, VIEW_W
 
 __all__ = ["Screen", "CANVAS_W", "CANVAS_H"]
 
-CANVAS_W, CANVAS_H = 480, 270
+CANVAS_W, CANVAS_H = VIEW_W, VIEW_H  # the rules' view (game/rules/camera.py)
 
 
 class Screen:

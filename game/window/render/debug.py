@@ -61,16 +61,6 @@ def draw_debug(surf, session, alpha: float, view, *, fps: float, step_ms: float,
     ox, oy = view.origin
     surf.blit(grid_overlay(level.grid), (-ox, -oy))
 
-    # a checkpoint is reached anywhere in its column: show the column, faintly
-    vh = surf.get_height()
-    for cp in level.checkpoints:
-        x0 = view.at(cp.x, 0)[0]
-        x1 = view.at(cp.x + cp.w, 0)[0]
-        if x1 >= 0 and x0 < surf.get_width():
-            column = pygame.Surface((max(1, x1 - x0), vh), pygame.SRCALPHA)
-            column.fill((*AREA_COLORS["checkpoints"], 28))
-            surf.blit(column, (x0, 0))
-
     # sensors and areas
     for attr, col in AREA_COLORS.items():
         for a in getattr(level, attr, []):

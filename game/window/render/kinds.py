@@ -15,6 +15,7 @@ from typing import NamedTuple
 import pygame
 
 __all__ = ["OBJECT_FRAMES", "ENEMY_POSES", "Frames", "EnemyLook", "draw_enemy", "draw_turret", "draw_bullet",
+           "BULLET_HALO", "BULLET_HALO_R",
            "draw_puff", "draw_spring", "draw_crumble", "draw_breakable", "draw_debris", "draw_vine",
            "crumble_stage", "shake", "stand_in", "SPRING_POSES", "FLASH_TIME", "PUFF_TIME", "DEBRIS_TIME"]
 
@@ -127,8 +128,15 @@ def draw_turret(surf, art, view, x: float, y: float, w: float, h: float, directi
     blit_frame(surf, frame(art, f"turret_{direction}", 1 if firing else 0), view, x + w / 2, y + h / 2, "centre")
 
 
+BULLET_HALO = (255, 246, 214)  # the bright ring around every bullet: it reads on dark walls and bright sky
+BULLET_HALO_R = 5  # px: the ring's radius, a bullet drawn 11 px across (its hit box is smaller, 4 px)
+
+
 def draw_bullet(surf, art, view, x: float, y: float, t: float = 0.0) -> None:
-    """A bullet centred on (x, y); ``t`` (s of flight) flickers it."""
+    """A bullet centred on (x, y) inside a bright outline (at least 6 px across on screen, whatever the
+    backdrop); ``t`` (s of flight) flickers it."""
+    sx, sy = view.at(x, y)
+    pygame.draw.circle(surf, BULLET_HALO, (sx, sy), BULLET_HALO_R, 1 if int(t * 20) % 2 else 2)
     blit_frame(surf, frame(art, "bullet", int(t * 20)), view, x, y, "centre")
 
 

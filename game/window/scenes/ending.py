@@ -43,7 +43,7 @@ COLORS = {"gold": ui.GOLD, "ink": ui.INK, "dim": ui.DIM}
 
 def game_totals(app) -> list[tuple[str, str]]:
     """(label, value) rows: levels finished, time played, sum of best times, coins found, deaths."""
-    levels = app.levels
+    levels = app.campaign
     records = [app.progress.record(i.name) for i in levels]
     done = sum(1 for r in records if r.completions)
     coins = sum(min(r.best_coins, i.coins) for r, i in zip(records, levels, strict=True))

@@ -23,11 +23,11 @@ from ..render.hud import (BANNER_DURATION, BANNER_ROWS, MESSAGE_FADE, MESSAGE_HO
                           banner_rect, draw_banner, draw_hud, draw_message, hud_rects, message_rect)
 from ..render.tilemap import MapRenderer
 from ..render.world import PlayerLook, draw_level_things, draw_player, spike_strips
-from game.rules.session import Session
+from game.rules.session import Session, carry_over
 from .base import Scene
 from game.files.catalog import LEVEL_MUSIC
 
-__all__ = ["PlayScene", "carry_over"]
+__all__ = ["PlayScene", "carry_over"]  # carry_over: from game.rules.session (F5)
 
 NO_BUTTONS = Buttons()
 IRIS_CLOSE = 0.28  # s, the death iris closing on the player
@@ -65,8 +65,9 @@ class PlayScene(Scene):
             self.renderer = MapRenderer(self.level, self.app.art)  # a restart keeps its cached pictures
             self.spikes = spike_strips(self.level, self.renderer.has_tile)
             self.block_tiles = BlockTiles(self.renderer, self.level)
-        self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height,
-                             ATTRACT_CAMERA if self.attract else None)
+        # the rules' camera (what decides which turrets fire) is the one drawn; the title's demo frames its own
+        self.camera = Camera(CANVAS_W, CANVAS_H, self.level.width, self.level.height, ATTRACT_CAMERA) \
+            if self.attract else session.camera
         p = session.player
         self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
         self.clock = FixedTimestep(session.world)  # steps at the world's feel.physics.hz, also after a retune
@@ -185,7 +186,8 @@ class PlayScene(Scene):
         p = s.player
         dt = 1.0 / self.clock.hz
         if not s.dead:
-            self.camera.update(dt, p.x + p.w / 2, p.y + p.h / 2, p.vx, p.vy, p.on_ground)
+            if self.camera is not s.camera:  # (the session updates its own)
+                self.camera.update(dt, p.x + p.w / 2, p.y + p.h / 2, p.vx, p.vy, p.on_ground)
             if p.on_ground and abs(p.vx) > 70 and s.steps % 7 == 0:
                 self.particles.run_dust(p.x + p.w / 2, p.y + p.h, 1 if p.vx > 0 else -1)
         for ev in events:
@@ -349,6 +351,8 @@ class PlayScene(Scene):
         was_dead = self.session.dead
         self.level = level
         self.session = carry_over(self.session, level, app.feel)
+        if not self.attract:
+            self.camera = self.session.camera
         self.renderer = MapRenderer(level, app.art)
         self.spikes = spike_strips(level, self.renderer.has_tile)
         self.block_tiles = BlockTiles(self.renderer, level)
@@ -471,31 +475,3 @@ class PlayScene(Scene):
         if r > 0:
             pygame.draw.circle(shade, (0, 0, 0, 0), view.at(x, y), r)
         canvas.blit(shade, (0, 0))
-
-
-def carry_over(old: Session, level, feel) -> Session:
-    """A new Session on ``level`` that continues ``old``'s run (F5): steps, deaths, collected coins and
-    the respawn checkpoint (matched by object id; ones the new map no longer has are dropped), and the
-    player's position, velocity and facing. A player who was dead comes back at the respawn point."""
-    new = Session(level, feel)
-    new.steps, new.deaths, new.time = old.steps, old.deaths, old.time
-    coin_ids = {c.id for c in level.coins}
-    new.collected = {i for i in old.collected if i in coin_ids}
-    broken = {(b.id, b.cells) for b, when in zip(old.blocks.breakables, old.blocks.broken, strict=True) if when >= 0}
-    for i, b in enumerate(new.blocks.breakables):  # blocks broken (and their coins) stay so
-        if (b.id, b.cells) in broken:
-            new.blocks.smash(i)
-    new._count_coins()
-    if old.checkpoint is not None:
-        cp = next((c for c in level.checkpoints if c.id == old.checkpoint.id), None)
-        if cp is not None:
-            new.checkpoint, new.respawn = cp, cp.bottom_centre
-    p, q = new.player, old.player
-    if old.dead:
-        rx, ry = new.respawn
-        p.teleport(rx - p.w / 2.0, ry - p.h)
-    else:
-        p.teleport(q.x, q.y)  # also no interpolation smear
-        p.vx, p.vy = q.vx, q.vy
-    p.facing = q.facing
-    return new

@@ -1,4 +1,5 @@
-"""Level select: every level in play order, locked or not, with best time and coins."""
+"""Level select: every level in play order, locked or not, with best time and coins; then, under an
+"Extra" heading, the maps in the levels folder that are not in the campaign's chain (always open)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,12 @@ class SelectScene(Scene):
         for i, info in enumerate(self.levels):
             if info.name == current:
                 self.index = i
+        # the rows shown: a level's index, or None for the "Extra" heading before the first extra level
+        self.rows: list[int | None] = []
+        for i, info in enumerate(self.levels):
+            if info.extra and (not self.rows or not self.levels[self.rows[-1]].extra):
+                self.rows.append(None)
+            self.rows.append(i)
         self.top = 0
         self.t = 0.0
         self.lock = _lock()
@@ -59,7 +66,9 @@ class SelectScene(Scene):
                 from .title import TitleScene
                 app.scenes.switch(TitleScene(app))
                 return
-        self.top = min(max(self.top, self.index - VISIBLE + 1), self.index)
+        at = self.rows.index(self.index) if self.rows else 0
+        head = at - 1 if at > 0 and self.rows[at - 1] is None else at  # a heading shows with its first level
+        self.top = min(max(self.top, at - VISIBLE + 1), head)
 
     def draw(self, canvas) -> None:
         ui.menu_backdrop(canvas, self.t)
@@ -69,9 +78,13 @@ class SelectScene(Scene):
             return
         x, w = 60, CANVAS_W - 120
         y0 = 44
-        for row, i in enumerate(range(self.top, min(len(self.levels), self.top + VISIBLE))):
-            info = self.levels[i]
+        for row, i in enumerate(self.rows[self.top:self.top + VISIBLE]):
             y = y0 + row * (ROW_H + 4)
+            if i is None:
+                ui.draw_text(canvas, "EXTRA", (x + 10, y + 9), ui.GOLD)
+                ui.draw_text(canvas, "maps found in the levels folder", (x + 60, y + 9), ui.DIM)
+                continue
+            info = self.levels[i]
             sel = i == self.index
             open_ = self.unlocked(i)
             box = pygame.Surface((w, ROW_H), pygame.SRCALPHA)
@@ -79,7 +92,7 @@ class SelectScene(Scene):
             canvas.blit(box, (x, y))
             if sel:
                 pygame.draw.rect(canvas, ui.GOLD, (x, y, w, ROW_H), 1)
-            num = f"{i + 1}"
+            num = "+" if info.extra else f"{i + 1}"
             ui.draw_text(canvas, num, (x + 10, y + 7), ui.GOLD if sel else ui.DIM)
             if open_:
                 ui.draw_text(canvas, info.title, (x + 26, y + 7), ui.INK)

@@ -123,7 +123,7 @@ def test_each_session_breaks_its_own_copy_of_the_tiles():
 
 
 def test_a_reload_f5_keeps_the_blocks_broken_and_their_coins():
-    from game.window.scenes.play import carry_over
+    from game.rules.session import carry_over
 
     s = kinds()
     stand(s, 179, 176)

@@ -1,5 +1,6 @@
 """The game rules over a level: spawn, death and respawn, checkpoints, coins, signposts, goal."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -73,30 +74,82 @@ def test_a_hazard_kills_and_the_player_reappears_standing_at_the_checkpoint_with
     assert [e.type for e in s.events].count("checkpoint") == 1  # same checkpoint again: no event
 
 
-def test_passing_a_checkpoints_column_high_above_the_flag_reaches_it():
-    """The flag is 16 x 32 px; jumping over it (here 46 px above its top) still reaches the checkpoint."""
+def test_passing_high_above_a_flag_does_not_reach_it():
+    """A checkpoint is its own rectangle (16 x 32 px here), never its column: 46 px above its top the
+    player passes by without taking it (level 8 took flags 2,178 px above the hero by column)."""
     s = session("objects.tmx")
     cp = s.level.checkpoints[0]
     p = s.player
     s.step(NONE)
-    p.teleport(cp.x - 30, cp.y - 60)
+    p.teleport(cp.x - 30, cp.y - 80)
+    p.vx = 150.0
+    while p.x < cp.x + cp.w:
+        assert s.steps < 60, "never got past the flag"
+        s.step(RIGHT)
+        assert p.y + p.h < cp.y  # above the flag's box all the way
+    assert s.checkpoint is None and s.respawn == s.level.spawn
+
+
+def test_a_flag_drawn_over_the_whole_passage_is_reached_by_jumping_over_the_art():
+    """The designer draws the rectangle floor to ceiling where a player may jump over the flag; the flag's
+    art and the respawn point stand at its bottom-centre."""
+    lv = load_level(MAPS / "objects.tmx")
+    cp = lv.checkpoints[0]
+    tall = replace(cp, y=cp.y - 64, h=cp.h + 64)
+    s = Session(replace(lv, checkpoints=[tall]), FeelConfig())
+    p = s.player
+    s.step(NONE)
+    p.teleport(cp.x - 30, cp.y - 50)
     p.vx = 150.0
     events = []
     while not any(e.type == "checkpoint" for e in events):
         assert s.steps < 60, "never reached the checkpoint"
         events += s.step(RIGHT)
-    assert first(events, "checkpoint").name == "cp1"
-    assert p.y + p.h < cp.y and not p.on_ground  # still in the air above the flag: never touched it
-    assert p.x + p.w > cp.x and p.x < cp.x + cp.w
-    assert s.respawn == cp.bottom_centre
-    play(s, RIGHT, 10)
-    assert [e.type for e in s.events].count("checkpoint") == 1  # staying in the column: no new event
+    assert p.y + p.h < cp.y  # in the air above the flag's art
+    assert s.respawn == tall.bottom_centre == cp.bottom_centre
 
 
-def test_a_column_not_yet_entered_is_not_reached():
+def _two_overlapping_flags():
+    lv = load_level(MAPS / "objects.tmx")
+    cp = lv.checkpoints[0]
+    a, b = replace(cp, name="a", id=100), replace(cp, x=cp.x + 8, name="b", id=101)
+    return Session(replace(lv, checkpoints=[a, b]), FeelConfig()), a, b
+
+
+def test_each_flag_fires_once_a_life_even_where_two_overlap():
+    """Standing where two flags overlap fired a checkpoint event every step (273 in level 8's replay)."""
+    s, a, b = _two_overlapping_flags()
+    p = s.player
+    s.step(NONE)
+    p.teleport(a.x + 8 - p.w / 2, a.y + a.h - p.h)  # in both boxes
+    play(s, NONE, 60)
+    play(s, LEFT, 6)
+    play(s, RIGHT, 6)  # out of one and back in
+    play(s, NONE, 30)
+    assert [(e.type, e.name) for e in s.events if e.type == "checkpoint"] == [("checkpoint", "a"), ("checkpoint", "b")]
+    assert s.checkpoint is b
+
+
+def test_after_a_death_a_flag_may_be_taken_again():
+    s, a, b = _two_overlapping_flags()
+    p = s.player
+    s.step(NONE)
+    p.teleport(a.x + 8 - p.w / 2, a.y + a.h - p.h)
+    play(s, NONE, 5)
+    assert s.checkpoint is b
+    while not s.deaths:  # on into the spikes; respawn at b's foot, inside both boxes
+        assert s.steps < 120, "never reached the spikes"
+        s.step(RIGHT)
+    play(s, NONE, DEATH_STEPS + 10)
+    names = [e.name for e in s.events if e.type == "checkpoint"]
+    assert names == ["a", "b", "a", "b"]  # a new life: each is taken again, once
+    assert s.checkpoint is b
+
+
+def test_a_flag_not_yet_touched_is_not_reached():
     s = session("objects.tmx")
     cp = s.level.checkpoints[0]
-    s.player.teleport(cp.x - s.player.w - 1, cp.y - 200)  # just left of the column, high up
+    s.player.teleport(cp.x - s.player.w - 1, cp.y)  # just left of the flag's box
     s.step(NONE)
     assert s.checkpoint is None
 

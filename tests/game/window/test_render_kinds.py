@@ -130,7 +130,27 @@ def test_a_bullet_is_centred_and_flickers(art):
     K.draw_bullet(b, art, ORIGIN, 50, 30, 0.06)
     left, top, right, bottom = bounds(a)
     assert (left + right) / 2 == pytest.approx(50, abs=1) and (top + bottom) / 2 == pytest.approx(30, abs=1)
-    assert right - left <= 8 and not np.array_equal(pixels(a), pixels(b))
+    assert right - left <= 2 * K.BULLET_HALO_R + 1 and not np.array_equal(pixels(a), pixels(b))
+
+
+@pytest.mark.parametrize("backdrop", [(20, 18, 34), (40, 60, 90), (200, 220, 240)], ids=["night", "wall", "sky"])
+def test_a_bullet_is_at_least_6_px_with_a_bright_outline_on_any_backdrop(art, backdrop):
+    """The play-tester saw bullets as ~5 px dots from nowhere: drawn now at least 6 px across, ringed by
+    a bright outline that stands out from the darkest and the brightest backdrop."""
+    for t in (0.0, 0.06):
+        s = pygame.Surface((40, 40))
+        s.fill(backdrop)
+        K.draw_bullet(s, art, ORIGIN, 20, 20, t)
+        px = pygame.surfarray.array3d(s).transpose(1, 0, 2).astype(int)
+        changed = np.any(px != backdrop, axis=2)
+        ys, xs = np.nonzero(changed)
+        assert xs.max() - xs.min() + 1 >= 6 and ys.max() - ys.min() + 1 >= 6
+        luma = px @ np.array([299, 587, 114]) // 1000
+        row, col = np.nonzero(changed[20])[0], np.nonzero(changed[:, 20])[0]
+        ring = [(row.min(), 20), (row.max(), 20), (20, col.min()), (20, col.max())]  # the outermost pixels
+        assert all(luma[y, x] >= 230 for x, y in ring), "the outline is bright"
+        back = backdrop[0] * 0.299 + backdrop[1] * 0.587 + backdrop[2] * 0.114
+        assert all(abs(luma[y, x] - back) >= 15 for x, y in ring), "and differs from the backdrop"
 
 
 def test_the_puff_plays_once(art):

@@ -18,6 +18,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from game.window import app as app_module  # noqa: E402
+from game.window import ui  # noqa: E402
 from game.window.app import App, headless_replay  # noqa: E402
 from game.files.catalog import discover  # noqa: E402
 from game.window.scenes.complete import CompleteScene  # noqa: E402
@@ -554,3 +555,39 @@ def test_the_level_list_counts_the_coins_hidden_in_breakable_objects_and_tiles(t
     broken = tmp_path / "k.tmx"  # a tileset that cannot be read: the map's own coins still count
     broken.write_text((MAPS / "kinds.tmx").read_text().replace("kinds_tiles.tsx", "missing.tsx"))
     assert _peek(broken).coins == 1
+
+
+def test_a_map_outside_the_chain_is_an_extra_level_open_with_its_best_time(levels):
+    """A map dropped into the levels folder (not reached by the chain from 01) showed as '3 locked'."""
+    (levels / "my_draft.tmx").write_text(_level("My Draft", None))
+    infos = discover()
+    assert [(i.name, i.extra) for i in infos] == [("01_start.tmx", False), ("02_end.tmx", False),
+                                                 ("my_draft.tmx", True)]
+    a = App(_args())
+    try:
+        assert a.start() is None
+        draft = infos[2]
+        assert a.is_unlocked(a.levels[2]) and not a.is_unlocked(a.levels[1])
+        assert [i.name for i in a.campaign] == ["01_start.tmx", "02_end.tmx"]
+        assert a.continue_level().name == "01_start.tmx"  # the campaign first, not the draft
+        a.progress.complete(draft.name, 12.5, 1, 0, None)
+        select = SelectScene(a)
+        a.scenes.switch(select)
+        settle(a)
+        assert a.scenes.current is select and select.rows == [0, 1, None, 2]  # the "Extra" heading before it
+        shown = []
+        real = ui.draw_text
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(ui, "draw_text", lambda surf, text, *args, **kw: (shown.append(text), real(surf, text, *args, **kw))[1])
+            select.draw(a.screen.canvas)
+        assert "EXTRA" in shown and "My Draft" in shown and ui.format_time(12.5) in shown
+        assert shown.count("locked") == 1  # only the campaign's second level
+        tick(a, ["down"])
+        tick(a, ["down"])
+        assert select.index == 2
+        tick(a, ["confirm"])
+        settle(a)
+        assert isinstance(a.scenes.current, PlayScene) and a.scenes.current.level.name == "my_draft.tmx"
+        assert not a.game_completed()  # finishing a draft does not finish the game
+    finally:
+        a.close()
