@@ -61,6 +61,9 @@ class _Mute:  # stands in for game.window.audio.Audio until (or if) it cannot lo
     def play_music(self, name):
         self.music = name
 
+    def update(self):
+        pass
+
     def duck(self, on):
         pass
 
@@ -299,6 +302,7 @@ class App:
             if getattr(scene, "music", None):
                 self.audio.play_music(scene.music)
             self.audio.duck(bool(getattr(scene, "ducked", False)))
+            self.audio.update()  # the music back up once the effects are done
         except Exception as exc:  # music is decoration: say it once, keep playing
             self.log(f"music off ({type(exc).__name__}: {exc})")
             self.audio = _Mute()
