@@ -51,6 +51,7 @@ class PlayScene(Scene):
         self.attract = attract
         self.replay = replay
         self.replay_i = 0
+        self.debug_corner: int | None = None  # where the F3 state panel sits (render.debug.place_box)
         self.music = getattr(info, "music", None) or LEVEL_MUSIC[0]
         self.level = load_level(info.path, images=True)  # LevelError: the caller shows it
         session = Session(self.level, app.feel)
@@ -390,7 +391,12 @@ class PlayScene(Scene):
             return
         app = self.app
         if app.debug:
-            draw_debug(canvas, s, alpha, view, fps=app.fps, step_ms=self.step_ms, t_hz=self.clock.hz)
+            region = None
+            if self._panel_open():  # the part of the canvas the F2 panel leaves free
+                panel = app.tuning
+                region = pygame.Rect(panel.free_left, 20, CANVAS_W - panel.free_left, panel.free_bottom - 20)
+            self.debug_corner = draw_debug(canvas, s, alpha, view, fps=app.fps, step_ms=self.step_ms,
+                                           t_hz=self.clock.hz, region=region, corner=self.debug_corner)
         seen = self.seen_rects(view, alpha)
         stats = dict(coins=s.coins, coins_total=s.coins_total, seconds=self.seconds, deaths=s.deaths)
         self.hud_want = [UI_SEE_THROUGH if r.collidelist(seen) >= 0 else 1.0 for r in hud_rects(CANVAS_W, **stats)]
