@@ -78,6 +78,7 @@ class App:
     def __init__(self, args):
         self.args = args
         self.running = False
+        self.title_choice: str | None = None  # the title menu's last choice: its cursor starts there again
         self.debug = bool(getattr(args, "debug", False))
         self.fps = 0.0
         self._notice: tuple[str, bool, float] | None = None
@@ -302,7 +303,9 @@ class App:
             if getattr(scene, "music", None):
                 self.audio.play_music(scene.music)
             self.audio.duck(bool(getattr(scene, "ducked", False)))
-            self.audio.update()  # the music back up once the effects are done
+            update = getattr(self.audio, "update", None)  # the music back up once the effects are done
+            if update is not None:
+                update()
         except Exception as exc:  # music is decoration: say it once, keep playing
             self.log(f"music off ({type(exc).__name__}: {exc})")
             self.audio = _Mute()

@@ -6,7 +6,8 @@ Two views of the same devices:
   pressed since the last step counts as held for the next step even if it was released again within the
   same frame, so a quick tap between two steps is never lost.
 * ``actions`` lists this frame's menu actions in order: ``up down left right confirm back pause``, plus
-  ``pad_removed`` when a gamepad is unplugged (the play scene pauses on it).
+  ``pad_removed`` when a gamepad is unplugged (the play scene pauses on it). Every press counts: two
+  presses of Down within one frame are two ``down`` actions.
 
 Bindings: defaults below, overridable from ``input.toml`` in the config folder (``$TILEFEEL_CONFIG_DIR``,
 else ``%APPDATA%\\tilefeel`` on Windows, else ``$XDG_CONFIG_HOME/tilefeel`` or ``~/.config/tilefeel``)::
@@ -336,10 +337,14 @@ class Input:
         self._menu(actions)
 
     def _menu(self, actions) -> None:
+        """One press: its menu actions, each once (a pad's A is jump and confirm: one confirm). Two
+        presses in one frame count twice."""
+        said = []
         for a in actions:
             m = _MENU_FROM.get(a)
-            if m and m not in self.actions:
-                self.actions.append(m)
+            if m and m not in said:
+                said.append(m)
+        self.actions.extend(said)
 
     def _pad_button(self, pad: _Pad, name: str, down: bool) -> None:
         if down:

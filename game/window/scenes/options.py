@@ -15,8 +15,10 @@ from .base import Scene
 
 __all__ = ["OptionsScene", "ROWS", "binding_rows"]
 
-ROWS = ["Music", "Effects", "Window scale", "Fullscreen", "Controls", "Back"]
-PANEL = pygame.Rect((CANVAS_W - 280) // 2, 44, 280, 156)
+ROWS = ["Music", "Effects", "Window scale", "Fullscreen", "Game speed", "Invincible", "Controls", "Back"]
+ASSIST_ROWS = ("Game speed", "Invincible")  # Celeste's Assist Mode: off by default, noted with the totals
+PANEL = pygame.Rect((CANVAS_W - 280) // 2, 30, 280, 204)
+SPEED_STEP = 10  # percent per Left/Right on Game speed
 ROW_H = 18
 BAR_STEPS = 10  # volume in tenths
 ACTION_NAMES = [("left", "Move left"), ("right", "Move right"), ("up", "Up"), ("down", "Down / drop"),
@@ -57,7 +59,8 @@ class OptionsScene(Scene):
         self.max_scale = getattr(screen, "max_scale", 1)
         full = bool(getattr(screen, "fullscreen", app.options.fullscreen))
         self.values = {"music": app.options.music, "effects": app.options.effects,
-                       "scale": min(app.options.scale, self.max_scale), "fullscreen": full}
+                       "scale": min(app.options.scale, self.max_scale), "fullscreen": full,
+                       "speed": app.options.speed, "invincible": app.options.invincible}
         self.index = 0
         self.page = "options"  # or "controls"
         self.t = 0.0
@@ -90,7 +93,7 @@ class OptionsScene(Scene):
                 if row == "Controls":
                     self.app.play_sound("menu_confirm")
                     self.page = "controls"
-                elif row == "Fullscreen":
+                elif row in ("Fullscreen", "Invincible"):
                     self.change(row, 1)
 
     def change(self, row: str, step: int) -> None:
@@ -106,12 +109,26 @@ class OptionsScene(Scene):
             if screen is not None:
                 screen.set_scale(v["scale"])
             app.play_sound("menu_move")
+        elif row == "Game speed":
+            v["speed"] = min(100, max(50, v["speed"] + step * SPEED_STEP))
+            self._apply_assists()
+            app.play_sound("menu_move")
+        elif row == "Invincible":
+            v["invincible"] = not v["invincible"]
+            self._apply_assists()
+            app.play_sound("menu_move")
         elif row == "Fullscreen":
             v["fullscreen"] = not v["fullscreen"]
             screen = getattr(app, "screen", None)
             if screen is not None and screen.fullscreen != v["fullscreen"]:
                 screen.toggle_fullscreen()
             app.play_sound("menu_move")
+
+    def _apply_assists(self) -> None:
+        """Assist options take effect at once (a paused level resumes with them); saved on leaving."""
+        app = self.app
+        app.options = Options(**{**app.options.to_json(), "speed": self.values["speed"],
+                                 "invincible": self.values["invincible"]})
 
     def leave_options(self) -> None:
         """Save what changed and go back."""
@@ -143,6 +160,10 @@ class OptionsScene(Scene):
             return f"Auto ({auto}x)" if v["scale"] == 0 else f"{v['scale']}x"
         if row == "Fullscreen":
             return "On" if v["fullscreen"] else "Off"
+        if row == "Game speed":
+            return f"{v['speed']}%"
+        if row == "Invincible":
+            return "On" if v["invincible"] else "Off"
         return ""
 
     def _draw_options(self, canvas) -> None:
@@ -151,7 +172,7 @@ class OptionsScene(Scene):
         ui.draw_text(canvas, "OPTIONS", (cx, PANEL.y + 9), ui.GOLD, align="center", scale=2)
         left, right = PANEL.x + 24, PANEL.right - 24
         for i, row in enumerate(ROWS):
-            y = PANEL.y + 36 + i * ROW_H + (6 if row in ("Controls", "Back") else 0)
+            y = PANEL.y + 36 + i * ROW_H + (6 if row in ASSIST_ROWS else 12 if row in ("Controls", "Back") else 0)
             sel = i == self.index
             col = ui.GOLD if sel else ui.INK
             if sel:
@@ -160,7 +181,7 @@ class OptionsScene(Scene):
             ui.draw_text(canvas, row, (left, y), col)
             if row in ("Music", "Effects"):
                 self._bar(canvas, right - 100, y + 1, self.values[row.lower()], sel)
-            elif row in ("Window scale", "Fullscreen"):
+            elif row in ("Window scale", "Fullscreen") + ASSIST_ROWS:
                 text = self.value_text(row)
                 ui.draw_text(canvas, f"< {text} >" if sel else text, (right, y), col, align="right")
             elif row == "Controls":

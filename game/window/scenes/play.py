@@ -52,6 +52,7 @@ class PlayScene(Scene):
         self.replay = replay
         self.replay_i = 0
         self.debug_corner: int | None = None  # where the F3 state panel sits (render.debug.place_box)
+        self.assists: list[str] = []  # assist options used in this level ("70% speed", "invincible")
         self.music = getattr(info, "music", None) or LEVEL_MUSIC[0]
         self.level = load_level(info.path, images=True)  # LevelError: the caller shows it
         session = Session(self.level, app.feel)
@@ -123,9 +124,17 @@ class PlayScene(Scene):
 
     # -- simulation -----------------------------------------------------------------------------------
     def update(self, dt: float, actions: list[str]) -> None:
-        dt = min(dt, 0.1)
-        self.t += dt
         app = self.app
+        dt = min(dt, 0.1)
+        if not self.attract and self.replay is None:  # assist options: the player's own play only
+            options = getattr(app, "options", None)
+            speed, invincible = getattr(options, "speed", 100), bool(getattr(options, "invincible", False))
+            dt *= speed / 100.0  # game speed: everything runs slower, the fixed step stays the same
+            self.session.invincible = invincible
+            for used in getattr(options, "assists", ()):
+                if used not in self.assists:
+                    self.assists.append(used)
+        self.t += dt
         if not self.attract and self.finish_t is None:
             if "pause" in actions or "pad_removed" in actions:
                 from .pause import PauseScene

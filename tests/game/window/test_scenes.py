@@ -418,8 +418,8 @@ def test_options_change_volumes_at_once_and_are_saved_on_leaving(app, levels):
     assert app.screen.window.get_size() == (480, 270)
     frame(app, ["right"])  # 2x
     assert app.screen.window.get_size() == (960, 540)
-    frame(app, ["down"])
-    frame(app, ["down"])
+    for _ in range(4):  # past Fullscreen and the two assist rows
+        frame(app, ["down"])
     frame(app, ["confirm"])  # Controls
     assert opts.page == "controls"
     frame(app, ["back"])
@@ -427,7 +427,8 @@ def test_options_change_volumes_at_once_and_are_saved_on_leaving(app, levels):
     settle(app)
     assert isinstance(app.scenes.current, TitleScene)
     saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
-    assert saved["options"] == {"music": 6, "effects": 9, "scale": 2, "fullscreen": False}
+    assert saved["options"] == {"music": 6, "effects": 9, "scale": 2, "fullscreen": False, "speed": 100,
+                                "invincible": False}
     b = App(_args(scale=None))
     assert b.start() is None
     try:
@@ -554,3 +555,100 @@ def test_the_level_list_counts_the_coins_hidden_in_breakable_objects_and_tiles(t
     broken = tmp_path / "k.tmx"  # a tileset that cannot be read: the map's own coins still count
     broken.write_text((MAPS / "kinds.tmx").read_text().replace("kinds_tiles.tsx", "missing.tsx"))
     assert _peek(broken).coins == 1
+
+
+# -- menus, round 3 ---------------------------------------------------------------------------------------
+
+def test_two_presses_within_one_frame_count_twice(app):
+    app.input.begin_frame()
+    for _ in range(2):
+        key(app, pygame.K_DOWN)
+        key(app, pygame.K_DOWN, down=False)
+    assert app.input.actions == ["down", "down"]
+    app.input.begin_frame()
+    key(app, pygame.K_SPACE)  # one press bound to jump (menus: confirm) is one confirm
+    assert app.input.actions == ["confirm"]
+
+
+def test_the_title_cursor_remembers_its_place_after_options(app):
+    from game.window.scenes.options import OptionsScene
+    frame(app, ["right"])
+    frame(app, ["right"])
+    frame(app, ["confirm"])  # Options
+    settle(app)
+    assert isinstance(app.scenes.current, OptionsScene)
+    frame(app, ["back"])
+    settle(app)
+    title = app.scenes.current
+    assert isinstance(title, TitleScene) and title.menu.items[title.menu.index] == "Options"
+
+
+def test_quit_asks_first(app):
+    title = app.scenes.current
+    for _ in range(3):
+        frame(app, ["right"])
+    assert title.menu.items[title.menu.index] == "Quit"
+    frame(app, ["confirm"])
+    assert app.running and title.confirm is not None
+    canvas = pygame.Surface((480, 270))
+    title.draw(canvas)
+    frame(app, ["confirm"])  # the answer starts on No
+    assert app.running and title.confirm is None
+    frame(app, ["confirm"])
+    frame(app, ["back"])  # Esc / Back: no
+    assert app.running and title.confirm is None
+    frame(app, ["confirm"])
+    frame(app, ["right"])
+    frame(app, ["confirm"])  # Yes
+    assert not app.running
+
+
+def test_credits_sit_on_a_panel_and_never_show_a_cut_line(app):
+    from game.window.scenes import ending
+    scene = ending.EndingScene(app)
+    canvas = pygame.Surface((480, 270))
+    for t in (0.5, 3.0, 7.7, 12.3, 20.0):
+        scene.t = t
+        scene.draw(canvas)
+        y0 = ending.ROLL.bottom - scene.roll_offset
+        drawn = [round(y0 + i * 12) for i, (line, _c) in enumerate(ending.CREDITS) if line]
+        shown = [y for y in drawn if ending.ROLL.top <= y and y + 8 <= ending.ROLL.bottom]
+        assert all(ending.ROLL_PANEL.top < y and y + 8 < ending.ROLL_PANEL.bottom for y in shown)
+    from game.window import ui
+    assert all(ui.text_width(line) < ending.ROLL_PANEL.w - 8 for line, _c in ending.CREDITS)
+
+
+def test_assist_options_are_off_by_default_apply_at_once_and_show_with_the_totals(app):
+    from game.window.scenes.options import OptionsScene
+    assert app.options.speed == 100 and app.options.invincible is False
+    app.start_level(app.levels[0], fade=False)
+    play = app.scenes.current
+    tick(app, frames=30)
+    normal = play.session.steps
+    opts = OptionsScene(app, back=play)
+    app.scenes.switch(opts, fade=False)
+    opts.index = 4  # Game speed
+    for _ in range(7):
+        tick(app, ["left"])  # down to the floor: 50 %
+    assert opts.values["speed"] == 50 and app.options.speed == 50
+    tick(app, ["down"])
+    tick(app, ["confirm"])  # Invincible: on
+    assert app.options.invincible is True
+    tick(app, ["back"])
+    assert app.scenes.current is play
+    before = play.session.steps
+    tick(app, frames=30)
+    assert play.session.steps - before == pytest.approx(normal / 2, abs=2)
+    assert play.session.invincible
+    spikes = next(a for a in play.session.level.hazards)
+    p = play.session.player
+    p.teleport(spikes.x + 4, spikes.y - p.h + 4)
+    deaths = play.session.deaths
+    tick(app, frames=10)
+    assert play.session.deaths == deaths, "invincible, yet the spikes killed"
+    done = CompleteScene(app, play)
+    assert ("Assist", "50% speed, invincible") in done.rows
+    done.t = 5.0
+    done.draw(pygame.Surface((480, 270)))
+    saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
+    assert saved["options"]["speed"] == 50 and saved["options"]["invincible"] is True
