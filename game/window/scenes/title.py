@@ -10,7 +10,7 @@ from .. import ui
 from ..render.canvas import CANVAS_H, CANVAS_W
 from .base import Scene
 
-__all__ = ["TitleScene", "GAME_TITLE"]
+__all__ = ["TitleScene", "GAME_TITLE", "hint_line"]
 
 GAME_TITLE = "TILEFEEL"
 MENU_TOP = 226  # canvas y of the menu row: a band at the bottom, under the demo player
@@ -109,8 +109,28 @@ class TitleScene(Scene):
             self.confirm.draw(canvas, cx + 50, MENU_TOP)
         else:
             self.menu.draw(canvas, cx, MENU_TOP)
-        ui.draw_text(canvas, "Arrows/WASD move   Space/Z jump   Esc pause   F11 fullscreen",
-                     (cx, CANVAS_H - 14), ui.DIM, align="center")
+        ui.draw_text(canvas, hint_line(self.app), (cx, CANVAS_H - 14), ui.DIM, align="center")
+
+
+def hint_line(app) -> str:
+    """The controls hint, for the device the player last pressed (keyboard keys or pad buttons), from
+    the bindings in use."""
+    from .options import PAD_NAMES
+    inp = getattr(app, "input", None)
+    bindings = getattr(inp, "bindings", None)
+    if bindings is None:
+        return "Arrows move   Space jump   Esc pause"
+    if getattr(inp, "device", "keyboard") == "gamepad":
+        def pad(action, n=1):
+            names = bindings.pad.get(action, [])[:n]
+            return "/".join(PAD_NAMES.get(b, b.upper() if len(b) == 1 else b.capitalize()) for b in names) or "-"
+        move = "D-pad" if pad("left") == "D-pad left" else f"{pad('left')}/{pad('right')}"
+        return f"{move} move   {pad('jump', 2)} jump   {pad('pause')} pause"
+
+    def key(action, n=1):
+        names = [pygame.key.name(k).capitalize() for k in bindings.keys.get(action, [])]
+        return "/".join(dict.fromkeys(names[:n])) or "-"
+    return f"{key('left')}/{key('right')} move   {key('jump', 2)} jump   {key('pause')} pause   F11 fullscreen"
 
 
 def _band() -> pygame.Surface:

@@ -652,3 +652,85 @@ def test_assist_options_are_off_by_default_apply_at_once_and_show_with_the_total
     done.draw(pygame.Surface((480, 270)))
     saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
     assert saved["options"]["speed"] == 50 and saved["options"]["invincible"] is True
+
+
+def _controls(app):
+    from game.window.scenes.options import OptionsScene
+    opts = OptionsScene(app)
+    app.scenes.switch(opts, fade=False)
+    opts.index = opts_rows().index("Controls")
+    tick(app, ["confirm"])
+    assert opts.page == "controls"
+    return opts
+
+
+def opts_rows():
+    from game.window.scenes.options import ROWS
+    return ROWS
+
+
+def _event(app, kind, **kw):
+    ev = pygame.event.Event(kind, **kw)
+    if not app.scenes.handle_event(ev):
+        app.input.handle(ev)
+
+
+def test_rebinding_a_key_swaps_a_conflict_refuses_a_reserved_key_and_saves_keeping_comments(app, levels):
+    from game.window.input import config_path
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# my own controls\n[keyboard]\njump = [\"space\", \"z\"]  # both thumbs\n")
+    from game.window.input import load_bindings
+    app.input.set_bindings(load_bindings()[0])
+    opts = _controls(app)
+    from game.window.scenes.options import ACTION_NAMES
+    jump_row = [a for a, _l in ACTION_NAMES].index("jump")
+    opts.cell = (jump_row, 0)
+    tick(app, ["confirm"])
+    assert opts.capture == ("jump", "keyboard")
+    canvas = pygame.Surface((480, 270))
+    opts.draw(canvas)
+    _event(app, pygame.KEYDOWN, key=pygame.K_x, mod=0, unicode="x")
+    assert opts.capture is None and opts.said == ("Jump: X", False)
+    assert app.input.bindings.keys["jump"][0] == pygame.K_x
+    text = path.read_text()
+    assert "# my own controls" in text and "# both thumbs" in text and 'jump = ["x", "z"]' in text
+    tick(app, ["confirm"])  # again, to A: Move left had it, and gets X instead
+    _event(app, pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a")
+    assert "swapped with Move left" in opts.said[0]
+    assert pygame.K_x in app.input.bindings.keys["left"] and pygame.K_a not in app.input.bindings.keys["left"]
+    tick(app, ["confirm"])
+    _event(app, pygame.KEYDOWN, key=pygame.K_F3, mod=0, unicode="")
+    assert opts.said[1] is True and "F3" in opts.said[0]
+    assert app.input.bindings.keys["jump"][0] == pygame.K_a
+    tick(app, ["confirm"])
+    _event(app, pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="")  # Esc cancels
+    assert opts.capture is None and "cancelled" in opts.said[0]
+    # the new key works in play at once: the input maps it
+    app.input.begin_frame()
+    _event(app, pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a")
+    assert app.input.peek_buttons().jump
+    # the pad column: B for jump (jump and confirm may share, back may not)
+    opts.cell = (jump_row, 1)
+    tick(app, ["confirm"])
+    _event(app, pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_B)
+    assert app.input.bindings.pad["jump"][0] == "b"
+    assert "gamepad" in path.read_text() and "# my own controls" in path.read_text()
+    # reset to defaults: the file keeps its comments, the actions go back
+    opts.cell = (len(ACTION_NAMES), 0)
+    tick(app, ["confirm"])
+    assert app.input.bindings.keys["jump"][0] == pygame.K_SPACE and app.input.bindings.pad["jump"] == ["a"]
+    assert "# my own controls" in path.read_text() and "jump" not in path.read_text().split("[keyboard]")[1]
+    opts.draw(canvas)
+
+
+def test_prompts_follow_the_device_in_use(app):
+    assert app.input.device == "keyboard"
+    from game.window.input import _Pad
+    app.input.pads[0] = _Pad(None, True)  # a pad plugged in
+    _event(app, pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_A)
+    assert app.input.device == "gamepad"
+    from game.window.scenes.title import hint_line
+    assert "A jump" in hint_line(app) and "Space" not in hint_line(app)
+    key(app, pygame.K_RIGHT)
+    assert app.input.device == "keyboard" and "Space" in hint_line(app)
