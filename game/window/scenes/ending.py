@@ -123,7 +123,7 @@ class EndingScene(Scene):
 
         # the roll on a dark panel (readable over any backdrop); a line fades in at the bottom and out at
         # the top instead of being cut through its letters
-        ui.panel(canvas, ROLL_PANEL)
+        ui.panel(canvas, ROLL_PANEL, fill=(20, 16, 36, 250))
         y0 = ROLL.bottom - self.roll_offset
         for i, (line, color) in enumerate(CREDITS):
             y = round(y0 + i * 12)
