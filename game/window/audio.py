@@ -54,7 +54,7 @@ RETRIGGER = {"checkpoint": 0.6, "goal": 1.0, "death": 0.3, "respawn": 0.3, "land
 COIN_STEPS = (0, 2, 4, 5, 7, 9, 11, 12, 14, 16)  # semitones: coins picked in a run climb a major scale
 COIN_RUN = 0.7  # s: a coin within this of the last one is the run's next step; later, the run restarts
 TAIL_BLOCK = 0.01  # s per entry of a voice's remaining-peak table
-LATENCY = 0.05  # s: a voice is taken to be this far behind the clock (mixer buffer, callback jitter)
+LATENCY = 0.1  # s: a voice is taken to be this far behind the clock (mixer buffer, callback jitter, load)
 FADE = 0.02  # s: a voice replaced by its own effect fades out over this
 
 
