@@ -7,8 +7,13 @@ so every contender steps the same thing:
   the engine's walking rule (``engine.walk``) turns walkers that hit a wall or reached a ledge.
 * ``BATCH`` (:func:`batch`): the engine's ``Crowd``, the same walkers moved as one numpy batch inside
   ``World.step``, position for position what ``per_actor`` gives.
+* ``handloop`` (:func:`handloop`): what a user would write by hand, Celeste-style: integer pixel steps
+  with remainders, tiles looked up by index, slopes as solid blocks, one-way planks as floors from above,
+  turning at walls and ledges. The honest baseline for the per-actor path.
 * ``naive``: the move-and-slide of shared/reference/003 (move X, test every solid tile, resolve; the same
-  for Y), every tile a box, turning at walls only.
+  for Y), every tile a box, turning at walls only (a straw man: kept for the old figures).
+* ``crates`` (:func:`crates`): the batch with crates (solid actors) resting among the walkers and a lift
+  running up and down a gap in a floor: walkers near them this step leave the batch.
 * ``arcade_walkers`` / ``pymunk_walkers``: the same map as wall boxes in those libraries.
 """
 
@@ -18,7 +23,7 @@ import os
 import random
 from typing import NamedTuple
 
-from engine import Actor, Crowd, FeelConfig, TileGrid, TileKind, World, walk
+from engine import Actor, Crowd, FeelConfig, Path, Platform, TileGrid, TileKind, World, walk
 
 from .common import Figure, interleaved, missing, per_call, pick
 
@@ -113,6 +118,111 @@ def batch(sc: Scene):
 
 
 BATCH = batch  # scene -> step function: what fills actors_100_ms, actors_1000_ms and actors_10000_ms
+
+
+def crates(sc: Scene, n_crates: int = 6, seed: int = 3):
+    """``batch`` with ``n_crates`` 8 px crates (solid actors) standing on solid floors among the walkers and
+    one lift (a platform) riding up and down a gap in a floor, level with the floor at its top; returns the
+    step function."""
+    world = World(sc.grid, sc.feel)
+    grid, rng = sc.grid, random.Random(seed)
+    floors = range(9, ROWS - 2, 8)
+    spots = [(c, f) for f in floors for c in range(2, COLS - 2)
+             if all(grid.kind_at(c + i, f) == TileKind.SOLID and grid.kind_at(c + i, f - 1) == TileKind.EMPTY
+                    for i in (-1, 0, 1))]
+    for c, f in rng.sample(spots, n_crates):
+        crate = world.add(Actor(c * TILE, (f - 1) * TILE, TILE, TILE, solid=True, name="crate"))
+        assert world.settle(crate)
+    gaps = [(c, f) for f in floors[1:-1] for c in range(2, COLS - 4)
+            if grid.kind_at(c - 1, f) != TileKind.EMPTY
+            and all(grid.kind_at(c + i, f) == TileKind.EMPTY for i in (0, 1))
+            and all(grid.kind_at(c + i, r) == TileKind.EMPTY for i in (0, 1) for r in range(f, f + 8))]
+    c, f = gaps[len(gaps) // 2]
+    top, bottom = f * TILE, (f + 6) * TILE
+    world.add(Platform(c * TILE, top, 2 * TILE, 4, Path([(c * TILE, top), (c * TILE, bottom)], speed=30, wait=0.5),
+                       name="lift"))
+    crowd = world.add(Crowd())
+    for x, y, d in sc.starts:
+        crowd.add(x, y, *SIZE, speed=SPEED, direction=d)
+    return world.step
+
+
+# -- the hand-written loop -----------------------------------------------------------------------------------
+def handloop(sc: Scene):
+    """Celeste-style walkers written by hand: integer positions plus sub-pixel remainders, moved a pixel at a
+    time (X, then Y) and tested against the tiles by index; slopes are solid blocks, one-way planks are
+    floors for feet coming down onto them; a walker turns at a wall and where there is no floor just ahead
+    of its leading foot. Returns the step function."""
+    grid = sc.grid
+    ts, cols = grid.tile_size, grid.cols
+    kinds = [int(k) for k in grid.kinds.ravel()]
+    wall = [k in (TileKind.SOLID, TileKind.SLOPE) for k in kinds]  # blocks every way
+    floor = [k != TileKind.EMPTY for k in kinds]  # holds feet coming down
+    w, h = int(SIZE[0]), int(SIZE[1])
+    d = sc.feel.derived
+    dt, g, top = d.dt, d.fall_gravity, sc.feel.fall.max_speed
+    # per walker: [x, y, remainder x, remainder y, vy, direction, grounded]
+    bodies = []
+    for x0, y0, dr in sc.starts:
+        x, y = round(x0), round(y0 + h) - h
+        while any(wall[r * cols + c] for r in range(y // ts, (y + h - 1) // ts + 1)
+                  for c in range(x // ts, (x + w - 1) // ts + 1)):
+            y = (y + h - 1) // ts * ts - h  # standing in a slope tile: on top of it (slopes are blocks here)
+        bodies.append([x, y, 0.0, 0.0, 0.0, dr, False])
+    step_x = SPEED * dt
+
+    def step():
+        for b in bodies:
+            x, y, rx, ry, vy, dr, grounded = b
+            # X: whole pixels of the remainder, one at a time, stopped by the column ahead
+            rx += dr * step_x
+            move = round(rx)
+            rx -= move
+            r0, r1 = y // ts, (y + h - 1) // ts
+            while move:
+                sign = 1 if move > 0 else -1
+                c = (x + w) // ts if sign > 0 else (x - 1) // ts
+                if any(wall[r * cols + c] for r in range(r0, r1 + 1)):
+                    dr, rx = -dr, 0.0  # a wall: turn round
+                    break
+                x += sign
+                move -= sign
+            # Y: gravity, then whole pixels down onto a floor (or up into a ceiling)
+            vy = min(vy + g * dt, top)
+            ry += vy * dt
+            move = round(ry)
+            ry -= move
+            grounded = False
+            c0, c1 = x // ts, (x + w - 1) // ts
+            while move:
+                if move > 0:
+                    base = (y + h) // ts * cols if (y + h) % ts == 0 else -1
+                    if base >= 0 and any(floor[base + c] for c in range(c0, c1 + 1)):
+                        vy, ry, grounded = 0.0, 0.0, True
+                        break
+                    y += 1
+                    move -= 1
+                else:
+                    base = (y - 1) // ts * cols
+                    if any(wall[base + c] for c in range(c0, c1 + 1)):
+                        vy, ry = 0.0, 0.0
+                        break
+                    y -= 1
+                    move += 1
+            if not grounded and (y + h) % ts == 0:  # resting on a floor with less than a pixel to fall
+                base = (y + h) // ts * cols
+                grounded = any(floor[base + c] for c in range(c0, c1 + 1))
+                if grounded:
+                    vy, ry = 0.0, 0.0
+            # a ledge: no floor under the point just ahead of the leading foot
+            if grounded:
+                c = (x + w) // ts if dr > 0 else (x - 1) // ts
+                if not floor[(y + h) // ts * cols + c]:
+                    dr, rx = -dr, 0.0
+            b[0], b[1], b[2], b[3], b[4], b[5], b[6] = x, y, rx, ry, vy, dr, grounded
+
+    step.bodies = bodies
+    return step
 
 
 # -- the naive loop (shared/reference/003) -----------------------------------------------------------------
@@ -241,7 +351,8 @@ def run(mode: str) -> list[Figure]:
     steps = {"actors_100_ms": warm(BATCH(small), 30), "actors_1000_ms": warm(BATCH(big), 30),
              "actors_10000_ms": warm(BATCH(scene(n10000)), 30),
              "actors_1000_per_actor_ms": warm(per_actor(big), 30),
-             "actors_100_per_actor_ms": warm(per_actor(small), 30)}
+             "actors_100_per_actor_ms": warm(per_actor(small), 30),
+             "crowd_crate_1000_ms": warm(crates(big), 30), "handloop_1000_ms": warm(handloop(big), 30)}
     # (alternating rounds: the machine's load falls on the batch and the per-actor path alike)
     cpu: dict[str, float] = {}
     out = [Figure(key, t * 1e3) for key, t in interleaved(steps, calls, rounds, cpu).items()]

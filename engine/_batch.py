@@ -150,11 +150,13 @@ class Tables:
 
     # -- spans ------------------------------------------------------------------------------------------
     def span(self, r, c0, c1):
-        """Packed counts of the tiles in row ``r`` (any row: outside the map reads empty), columns
-        ``c0..c1`` (within the map, ``c0 <= c1 + 1``; other spans read garbage: mask them). Test with
-        ``& F_SOLID`` etc."""
-        base = (clip(r, -1, self.rows) + 1) * (self.cols + 1)
-        return self.row_p.take(base + c1 + 1, mode="clip") - self.row_p.take(base + c0, mode="clip")
+        """Packed counts of the tiles in row ``r``, columns ``c0..c1`` (any row and any columns: outside the
+        map reads empty, an empty span ``c0 > c1`` reads 0). Test with ``& F_SOLID`` etc."""
+        cols = self.cols
+        base = (clip(r, -1, self.rows) + 1) * (cols + 1)
+        lo = clip(c0, 0, cols)
+        hi = np.maximum(clip(c1 + 1, 0, cols), lo)
+        return self.row_p.take(base + hi) - self.row_p.take(base + lo)
 
     def runs(self):
         """Per row and column, for a box no taller than a tile standing on the row's top: the first and
@@ -176,8 +178,12 @@ class Tables:
         return self._runs
 
     def span_odd(self, r, c0, c1):
-        base = (clip(r, -1, self.rows) + 1) * (self.cols + 1)
-        return np.where(c0 <= c1, self.odd.take(base + c1 + 1, mode="clip") - self.odd.take(base + c0, mode="clip"), 0)
+        """``span`` for the odd slope tiles (``_find_odd``): how many in row ``r``, columns ``c0..c1``."""
+        cols = self.cols
+        base = (clip(r, -1, self.rows) + 1) * (cols + 1)
+        lo = clip(c0, 0, cols)
+        hi = np.maximum(clip(c1 + 1, 0, cols), lo)
+        return self.odd.take(base + hi) - self.odd.take(base + lo)
 
     def box(self, r0, r1, c0, c1):
         """Packed counts (``& B_SOLID``; slope: ``> B_SOLID``) of the tiles in rows ``r0..r1``, columns

@@ -140,6 +140,8 @@ def _first_hit(grid, solids, targets, x, y, w, h, dx, dy):
                     hit = _box_time(x, y, w, h, dx, dy, c * ts, r * ts, ts, ts)
                     name, top = "solid", r * ts
                 elif kind == SLOPE:
+                    if grid._sl[i] <= _GRAZE and grid._sr[i] <= _GRAZE:
+                        continue  # (a flat slope at its bottom: nothing under its surface, as for raycast)
                     hit = _slope_time(grid, i, c, r, x, y, w, h, dx, dy)
                     name, top = "slope", (r + 1) * ts - max(grid._sl[i], grid._sr[i])
                 elif kind == ONE_WAY:
@@ -189,15 +191,22 @@ def _top_time(x, y, w, h, dx, dy, ox, top, ow):
     return (t, _Y) if xt < ox + ow and ox < xt + w else None
 
 
-def targets(near, b, dx: float, dy: float, reach: float) -> list:
+def targets(near, b, dx: float, dy: float, reach: float, fast=(), rank=None) -> list:
     """The non-solid actors bullet ``b`` may touch this step: in its ``touches`` groups, near its path and
     not already touching it, as ``(actor, dx, dy, x0, y0)`` (their motion this step). ``near(x, y, w, h)``:
-    the actors that may be in a box; ``reach``: px, how far a target may have moved this step and still be
-    found."""
+    the actors that may be in a box, found where they are now; ``reach``: px, how far a target may have
+    moved this step and still be found that way; ``fast``: the bodies that moved further, tested wherever
+    they are (``rank``: the sort key putting them in step order among the others)."""
     x, y, w, h, mask = b.x, b.y, b.w, b.h, b.touches
     found = []
-    for o in near(min(x, x + dx) - reach, min(y, y + dy) - reach, w + abs(dx) + 2.0 * reach,
-                  h + abs(dy) + 2.0 * reach):
+    bodies = near(min(x, x + dx) - reach, min(y, y + dy) - reach, w + abs(dx) + 2.0 * reach,
+                  h + abs(dy) + 2.0 * reach)
+    if fast:
+        have = set(map(id, bodies))
+        extra = [o for o in fast if id(o) not in have]
+        if extra:
+            bodies = sorted(bodies + extra, key=rank)
+    for o in bodies:
         if not mask & o.group or o is b or o.solid:
             continue
         ox, oy, e = o.prev_x, o.prev_y, _TOUCHING

@@ -47,59 +47,96 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
     Returns ``(y, Ground)`` or ``None``. ``drop`` ignores one-way tiles and one-way platforms.
     ``skip`` is a platform to ignore (the one being moved, or one being dropped through).
     """
-    ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
     lo = feet_from - EPS
-    found = []  # (y, rank, kind, platform, one_way): every support in range
-    c0 = max(0, _floor(x / ts))
-    c1 = min(cols - 1, _ceil((x + w) / ts) - 1)
+    found = None  # [(y, rank, kind, platform, one_way)]: every support in range, once there are several
+    first = None  # the first support found
+    c0 = _floor(x / ts)
+    if c0 < 0:
+        c0 = 0
+    c1 = _ceil((x + w) / ts) - 1
+    if c1 >= cols:
+        c1 = cols - 1
     if c0 <= c1:
         # Flat tops of solid and one-way tiles under any part of the box: the first row with one wins.
-        r1 = min(rows - 1, _floor(feet_to / ts))
-        for r in range(max(0, _ceil(lo / ts)), r1 + 1):
+        r1 = _floor(feet_to / ts)
+        if r1 >= grid.rows:
+            r1 = grid.rows - 1
+        r = _ceil(lo / ts)
+        if r < 0:
+            r = 0
+        while r <= r1:
             base = r * cols
             row = k[base + c0:base + c1 + 1]
             if SOLID in row:  # (a solid top outranks a one-way one at the same height)
-                found.append((r * ts, 0, "solid", None, False))
+                first = (r * ts, 0, "solid", None, False)
                 break
             if not drop and ONE_WAY in row:
-                found.append((r * ts, 3, "one_way", None, True))
+                first = (r * ts, 3, "one_way", None, True)
                 break
+            r += 1
         # Slope surfaces: the centre column, or a neighbour's edge nearest the centre.
-        cx = x + w * 0.5
-        cc = _floor(cx / ts)
+        r = _floor(lo / ts) - 1
+        if r < 0:
+            r = 0
         slope_rows = grid._slope_rows
-        for r in range(max(0, _floor(lo / ts) - 1), r1 + 1):
-            base = r * cols
-            if not slope_rows[r] or SLOPE not in k[base + c0:base + c1 + 1]:
-                continue  # (the usual case: no slope under the box in this row)
-            bottom = (r + 1) * ts
-            centre_is_slope = 0 <= cc < cols and k[base + cc] == SLOPE
-            for c in range(c0, c1 + 1):
-                i = base + c
-                if k[i] != SLOPE:
-                    continue
-                if c == cc:
-                    y = bottom - _slope_height(grid, i, cx - c * ts)
-                elif centre_is_slope:
-                    continue
-                elif c > cc:
-                    y = bottom - grid._sl[i]
-                else:
-                    y = bottom - grid._sr[i]
-                if lo <= y <= feet_to:
-                    found.append((y, 1, "slope", None, False))
+        if r <= r1 and True in slope_rows[r:r1 + 1]:
+            cx = x + w * 0.5
+            cc = _floor(cx / ts)
+            sl, sr = grid._sl, grid._sr
+            while r <= r1:
+                base = r * cols
+                if not slope_rows[r] or SLOPE not in k[base + c0:base + c1 + 1]:
+                    r += 1
+                    continue  # (the usual case: no slope under the box in this row)
+                bottom = (r + 1) * ts
+                centre_is_slope = 0 <= cc < cols and k[base + cc] == SLOPE
+                for c in range(c0, c1 + 1):
+                    i = base + c
+                    if k[i] != SLOPE:
+                        continue
+                    if c == cc:
+                        left = sl[i]
+                        y = bottom - (left + (sr[i] - left) * ((cx - c * ts) / ts))  # _slope_height
+                    elif centre_is_slope:
+                        continue
+                    elif c > cc:
+                        y = bottom - sl[i]
+                    else:
+                        y = bottom - sr[i]
+                    if lo <= y <= feet_to:
+                        f = (y, 1, "slope", None, False)
+                        if first is None:
+                            first = f
+                        elif found is None:
+                            found = [first, f]
+                        else:
+                            found.append(f)
+                r += 1
     floor_edge = grid._y_hi
     if lo <= floor_edge <= feet_to:  # a bottom wall edge is a floor
-        found.append((floor_edge, 0, "solid", None, False))
+        f = (floor_edge, 0, "solid", None, False)
+        if first is None:
+            first = f
+        elif found is None:
+            found = [first, f]
+        else:
+            found.append(f)
     for p in platforms:
         if p is skip or (drop and p.one_way):
             continue
         if p.x < x + w and x < p.x + p.w and lo <= p.y <= feet_to:
-            found.append((p.y, 2, p._kind, p, p.one_way))
-    if not found:
-        return None
-    if len(found) == 1:
-        y, _rank, kind, plat, one_way = found[0]
+            f = (p.y, 2, p._kind, p, p.one_way)
+            if first is None:
+                first = f
+            elif found is None:
+                found = [first, f]
+            else:
+                found.append(f)
+    if found is None:
+        if first is None:
+            return None
+        y, _rank, kind, plat, one_way = first
         return y, Ground(kind, plat, one_way)
     best = min(f[0] for f in found)
     ties = [f for f in found if f[0] <= best + EPS]
@@ -270,6 +307,12 @@ def _support_tile(grid, a, y: float, kind: str):
     """The tile a box standing at ``y`` stands on (its flat top or slope surface at ``y``), or None."""
     ts = grid.tile_size
     if kind == "slope":
+        r = _floor((y - EPS) / ts)
+        if r == _floor((y + EPS) / ts) and 0 <= r < grid.rows:  # one row: the slope under the centre is the
+            u = (a.x + a.w * 0.5) / ts  # nearest (unless the centre is on a column edge: a tie)
+            cc = _floor(u)
+            if 1e-6 < u - cc < 1.0 - 1e-6 and 0 <= cc < grid.cols and grid._k[r * grid.cols + cc] == SLOPE:
+                return cc, r
         return _tile_hit(grid, a, _floor((y - EPS) / ts), _floor((y + EPS) / ts), _FLOORS[kind])
     r = round(y / ts)
     if r * ts != y or not 0 <= r < grid.rows:
@@ -688,9 +731,11 @@ def depenetrate(grid, platforms, a, reach: float) -> bool:
             rank = 0 if y < y0 else 3 if y > y0 else 1 if x < x0 else 2
             candidates.append((dist, rank, y, x))
     candidates.sort()
+    ceilings = _slope_ceilings(grid, x0, y0, w, h)
     for _dist, _rank, y, x in candidates:
-        if not _leaves_near_faces(exits, x, y, w, h) or not box_free(grid, platforms, x, y, w, h):
-            continue
+        if not _leaves_near_faces(exits, x, y, w, h) or not box_free(grid, platforms, x, y, w, h) \
+                or not _slope_ceilings(grid, x, y, w, h) <= ceilings:
+            continue  # (nor up into a slope tile over its head: from below a slope is a flat ceiling)
         if (_sweep_ok(grid, platforms, found, x0, y0, x, y0, w, h)
                 and _sweep_ok(grid, platforms, found, x, y0, x, y, w, h)) \
                 or (_sweep_ok(grid, platforms, found, x0, y0, x0, y, w, h)
@@ -701,6 +746,19 @@ def depenetrate(grid, platforms, a, reach: float) -> bool:
             a.x, a.y = x, y
             return True
     return False
+
+
+def _slope_ceilings(grid, x: float, y: float, w: float, h: float) -> set:
+    """The slope tiles (flat indices) the box overlaps in rows above its feet's row: ceilings it is in."""
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
+    c0, c1 = max(0, _floor(x / ts)), min(cols - 1, _ceil((x + w) / ts) - 1)
+    r0, r1 = max(0, _floor(y / ts)), min(grid.rows - 1, _floor((y + h - EPS) / ts) - 1)
+    found = set()
+    for r in range(r0, r1 + 1):
+        if grid._slope_rows[r]:
+            base = r * cols
+            found.update(i for i in range(base + c0, base + c1 + 1) if k[i] == SLOPE)
+    return found
 
 
 def _leaves_near_faces(exits, x: float, y: float, w: float, h: float) -> bool:

@@ -37,19 +37,19 @@ class Slots(NamedTuple):
 STATE: dict[type, Slots] = {
     Actor: Slots(copied=("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y", "on_ground", "ground",
                          "squished", "_gravity_scale", "snap", "drop_platform", "_clear", "solid", "bullet",
-                         "bounce", "group", "touches"),
+                         "bounce", "group", "touches", "_hold", "pushable", "friction"),
                  lists=("contacts",),
-                 kept=("name", "data", "_world")),
+                 kept=("name", "data", "_world", "_run")),  # (_run: a cache checked against the box and tiles)
     Character: Slots(copied=("facing", "held", "air_steps", "since_press", "drop_left", "jumping",
-                             "coyote_left", "buffer_left", "_feel"),
+                             "coyote_left", "buffer_left", "_feel", "control"),
                      kept=("_feel_cache",)),
     _Stand: Slots(kept=("walker",)),  # a walker standing in for one step: never in a snapshot (its crowd is)
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
-                            "_wait_left", "_seen"),
+                            "_wait_left", "_from", "_base", "_steps", "_leg_dt", "_at", "_seen"),
                     kept=("path", "name", "data")),
     Trigger: Slots(copied=("_box",), kept=("name", "data", "senses")),
     # particles are copied as arrays (see _rope_state); the set a rope is in is membership
-    Rope: Slots(copied=("_pos", "_prev", "_pin", "_follow", "_dt"), lists=("_kicks",),
+    Rope: Slots(copied=("_pos", "_prev", "_pin", "_follow", "_dt"), lists=("_kicks", "_holds"),
                 kept=("_config", "_set", "name", "data")),
 }
 
@@ -57,8 +57,8 @@ STATE: dict[type, Slots] = {
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
                                                "crowds"),
-                    kept=("_rope_set", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
-                          "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates"))
+                    kept=("_rope_set", "_st", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
+                          "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates", "_rest"))
 
 
 class _Layout(NamedTuple):
@@ -117,10 +117,10 @@ class Snapshot:
     """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
 
     __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra",
-                 "ropes", "order", "tiles", "crowds")
+                 "ropes", "order", "tiles", "crowds", "rope_tiles")
 
     def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=(),
-                 order=(), tiles=None, crowds=()):
+                 order=(), tiles=None, crowds=(), rope_tiles=None):
         self.world = world
         self.steps = steps
         self.actors, self.platforms, self.triggers = actors, platforms, triggers
@@ -132,6 +132,7 @@ class Snapshot:
         self.order = order  # (generation, bodies) of the world's spatial hash: its members in its order
         self.tiles = tiles  # (grid, its edited tiles): set_tile edits are state too
         self.crowds = crowds  # ((crowd, its state: Crowd._state()), ...) in the world's crowd order
+        self.rope_tiles = rope_tiles  # had the tiles changed since the ropes' last step (bool)
 
 
 def take(world, extra=()) -> Snapshot:
@@ -142,12 +143,12 @@ def take(world, extra=()) -> Snapshot:
     bodies = tuple((o, _capture(o)) for o in actors + platforms)
     boxes = tuple(t._box for t in triggers)
     held = tuple((o, _capture(o)) for o in extra if not any(o is a for a in actors))
-    ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt)
+    ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt, tuple(r._holds))
                   for r in world.ropes)
     crowds = tuple((c, c._state()) for c in world.crowds)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
                     held, ropes, (world._hash.generation, world._hash.ordered()),
-                    (world.grid, world.grid._edit_state()), crowds)
+                    (world.grid, world.grid._edit_state()), crowds, world._rope_set._tiles_state(world.grid))
 
 
 def put(world, snap: Snapshot) -> None:
@@ -184,6 +185,7 @@ def put(world, snap: Snapshot) -> None:
         Trigger.moves += 1  # every world holding these triggers re-indexes them
     _put_hash(world, snap)
     _put_ropes(world._rope_set, snap.ropes)
+    world._rope_set._put_tiles_state(world.grid, snap.rope_tiles)
     for crowd in world.crowds:
         if not any(crowd is c for c, _ in snap.crowds):
             crowd._world = None  # added after the snapshot
@@ -225,9 +227,10 @@ def _put_ropes(rope_set, saved) -> None:
         for rope in members:
             rope._set = rope_set
         rope_set._stale = True
-    for rope, pos, prev, pin, follow, kicks, dt in saved:
+    for rope, pos, prev, pin, follow, kicks, dt, holds in saved:
         if rope._follow is not follow:
             rope_set._stale = True
+        rope._holds = list(holds)
         rope._pos[:] = pos
         rope._prev[:] = prev
         rope._pin, rope._follow, rope._kicks, rope._dt = pin, follow, list(kicks), dt

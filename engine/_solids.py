@@ -139,6 +139,10 @@ def shift(st: Step, p, nx: float, ny: float, depth: int = 0) -> None:
                 _push(st, a, True, a.x + dx, False, p, depth)
             else:
                 _push(st, a, False, place_before(ny, a.h), False, p, depth)
+            g = a.ground
+            if g is not None and g.platform is p and not (nx < a.x + a.w and a.x < nx + w
+                                                          and -1e-6 <= a.y + a.h - ny <= 1e-6):
+                _reground(st, a)  # held back (a wall, a ceiling): the mover went on without it
             if one_way:
                 continue
         elif one_way:
@@ -165,6 +169,18 @@ def shift(st: Step, p, nx: float, ny: float, depth: int = 0) -> None:
                 a.on_ground, a.ground = True, Ground(p._kind, p, False)
         if overlaps(a.x, a.y, a.w, a.h, nx, ny, w, h):
             squish(st, a, p)
+
+
+def _reground(st: Step, a) -> None:
+    """What a rider left behind by its mover stands on now (the tiles and solids at its feet), or nothing."""
+    feet = a.y + a.h
+    pad = st.grid.tile_size + a.w
+    solids = st.blockers(a, a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
+    sup = _motion.find_support(st.grid, solids, a.drop_platform, a.x, a.w, feet, feet, False)
+    if sup is None:
+        a.on_ground, a.ground = False, None
+    else:
+        a.ground = sup[1]
 
 
 def _pushed(st: Step, a, p, dx: float, dy: float) -> None:

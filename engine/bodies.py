@@ -15,6 +15,9 @@ from .geometry import Rect
 __all__ = ["Actor", "ActorEvent", "Buttons", "Character", "Contact", "Ground", "Touch", "Trigger", "TriggerEvent"]
 
 
+
+UNGROUPED = 1 << 63  # the group of a body given none: the top bit, left out of the groups a game names from 1 up
+
 class _ButtonFields(NamedTuple):
     left: bool = False
     right: bool = False
@@ -67,9 +70,11 @@ class ActorEvent(NamedTuple):
 
     ``kind``: "landed" (on the ground after a step off it), "wall", "ceiling" (its own move was stopped:
     every step it presses on), "pushed" (moved by a platform or a solid actor in its way; once per pusher
-    and step), "squished" (crushed, or found inside solid geometry with no way out). ``normal`` points away
-    from what was hit (for "pushed": the way it was pushed); ``tile`` is the ``(col, row)`` hit or None;
-    ``other`` the Platform or Actor, or None; ``vx, vy`` the actor's velocity (px/s) just before."""
+    and step), "squished" (crushed, or found inside solid geometry with no way out), "hit" (a bullet
+    stopped at an actor or walker it touches: ``other``; walls, ceilings and floors are only solids).
+    ``normal`` points away from what was hit (for "pushed": the way it was pushed); ``tile`` is the
+    ``(col, row)`` hit or None; ``other`` the Platform or Actor, or None; ``vx, vy`` the actor's velocity
+    (px/s) just before."""
 
     kind: str
     actor: Any
@@ -101,22 +106,27 @@ class Actor:
     slopes and small steps instead of flying off them (the same rule as a Character). ``data``: anything
     of yours (an enemy's kind, hit points); the engine never reads it.
     ``solid``: other actors stand on it, ride it and are blocked by it, and it carries, pushes and
-    squishes them when it moves (a crate: the moving-platform rules).
+    squishes them when it moves (a crate: the moving-platform rules). ``pushable`` (solid only): an actor
+    walking into its side pushes it along, both at ``1 - friction`` times the pusher's speed (0..1).
     ``bullet``: moves by a swept box along its path (never passing anything thin, however fast) and stops
     at the first actor it touches. ``bounce``: restitution 0..1 of what it hits: 0 slides, 1 mirrors.
     ``group`` / ``touches``: bit masks: the groups it is in, and the groups whose actors it reports
-    touching (``StepResult.touches``); 0 touches nothing.
+    touching (``StepResult.touches``); 0 touches nothing. A body not given a group is in ``UNGROUPED``
+    (the top bit, 1 << 63), so the groups you name from 1 up (``PLAYER = 1``) hold only what you put in them.
     """
 
     __slots__ = (
         "_clear",
         "_gravity_scale",
+        "_hold",
+        "_run",
         "_world",
         "bounce",
         "bullet",
         "contacts",
         "data",
         "drop_platform",
+        "friction",
         "ground",
         "group",
         "h",
@@ -124,6 +134,7 @@ class Actor:
         "on_ground",
         "prev_x",
         "prev_y",
+        "pushable",
         "snap",
         "solid",
         "squished",
@@ -140,7 +151,8 @@ class Actor:
 
     def __init__(self, x: float, y: float, w: float, h: float, *, gravity_scale: float | None = None,
                  gravity: bool | None = None, name: str = "", snap: bool = True, data: Any = None,
-                 solid: bool = False, bullet: bool = False, bounce: float = 0.0, group: int = 1, touches: int = 0):
+                 solid: bool = False, bullet: bool = False, bounce: float = 0.0, group: int = UNGROUPED,
+                 touches: int = 0, pushable: bool = False, friction: float = 0.0):
         owner = type(self).__name__
         self.x, self.y = _check.number(owner, "x", x), _check.number(owner, "y", y)
         self.w, self.h = _check.size(owner, "w", w), _check.size(owner, "h", h)
@@ -158,6 +170,11 @@ class Actor:
         if self.solid and self.bullet:
             raise ValueError(f"{owner}: an actor is solid or a bullet, not both (a bullet never carries riders)")
         self.bounce = _check.ratio(owner, "bounce", bounce)  # 0 slides along what it hits, 1 mirrors
+        self.pushable = _check.flag(owner, "pushable", pushable)  # an actor walking into it pushes it along
+        if self.pushable and not self.solid:
+            raise ValueError(f"{owner}: a pushable actor is a solid one (a crate): Actor(..., solid=True, "
+                             f"pushable=True)")
+        self.friction = _check.ratio(owner, "friction", friction)  # 0: pushed at the pusher's speed .. 1: stuck
         self.group = _check.mask(owner, "group", group)  # bits: the groups this actor is in
         self.touches = _check.mask(owner, "touches", touches)  # bits: the groups it reports touching
         self.squished = False  # crushed this step (also listed in StepResult.squished)
@@ -165,6 +182,8 @@ class Actor:
         self.name = _check.text(owner, "name", name)
         self._clear = None  # (x, y, w, h) the engine last saw free of solids; anything else is checked
         self._world = None  # the World that last added it (teleport re-indexes it there at once)
+        self._hold = None  # the Rope it holds (rope.attach), or None
+        self._run = None  # a cache, not state: the flat stretch it walks on (see _runway.py)
 
     @property
     def gravity_scale(self) -> float:
@@ -187,6 +206,11 @@ class Actor:
     @property
     def rect(self) -> Rect:
         return Rect(self.x, self.y, self.w, self.h)
+
+    @property
+    def holding(self):
+        """The Rope this actor holds (``rope.attach``), or None."""
+        return self._hold
 
     @property
     def feet(self) -> tuple[float, float]:
@@ -234,6 +258,9 @@ class Actor:
         self.ground = None
         self.squished = False
         self.drop_platform = None
+        if self._hold is not None:
+            self._hold.release(self)  # (put somewhere else: it lets go)
+            self.vx = self.vy = 0.0
         world = self._world
         if world is not None:
             world._hash.move(self, self.x, self.y, self.w, self.h)
@@ -246,7 +273,9 @@ class Character(Actor):
     """An actor driven by the feel controller (``controller.py``). Timers count in steps.
 
     ``feel``: this character's own FeelConfig (run, jump, fall, windows), or None for the world's. Its
-    ``physics`` section is ignored: every body steps at the world's rate.
+    ``physics`` section is ignored: every body steps at the world's rate. ``control``: set it False to
+    switch the controller off and drive the move yourself (a dash, a cutscene): it then moves like a
+    plain Actor by its ``vx`` / ``vy`` (gravity and collisions as ever); True hands it back.
     """
 
     __slots__ = (
@@ -254,6 +283,7 @@ class Character(Actor):
         "_feel_cache",
         "air_steps",
         "buffer_left",
+        "control",
         "coyote_left",
         "drop_left",
         "facing",
@@ -263,7 +293,7 @@ class Character(Actor):
     )
 
     def __init__(self, x: float, y: float, w: float = 10, h: float = 14, *, name: str = "player",
-                 snap: bool = True, feel=None, gravity_scale: float = 1.0, data: Any = None, group: int = 1,
+                 snap: bool = True, feel=None, gravity_scale: float = 1.0, data: Any = None, group: int = UNGROUPED,
                  touches: int = 0):
         super().__init__(x, y, w, h, name=name, snap=snap, gravity_scale=gravity_scale, data=data, group=group,
                          touches=touches)
@@ -271,6 +301,9 @@ class Character(Actor):
         self.feel = feel
         self.facing = 1  # +1 right, -1 left
         self.held = NO_BUTTONS  # buttons held last step (to detect presses)
+        # False: the controller rests and the game drives the move (vx, vy, as for a plain Actor: gravity
+        # and the collision passes still apply); ``held`` still follows the buttons
+        self.control = True
         self.reset_timers()
 
     @property

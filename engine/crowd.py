@@ -20,49 +20,66 @@ import numpy as np
 
 from . import _batch, _check, _motion
 from ._motion import EPS
-from .bodies import Actor, Contact, Ground, Touch, Trigger, _scale
+from .bodies import UNGROUPED, Actor, Contact, Ground, Touch, Trigger, _scale
 from .geometry import overlaps
 from ._touches import _SIDE, side
 from .tiles import EMPTY
 
 __all__ = ["Crowd", "Walker", "walk"]
 
-PROBE = 0.5  # px ahead of the leading foot and below the feet where walk() looks for ground
+PROBE = 0.5  # px ahead of the leading foot (and at least this far below the feet) where walk() looks for ground
+DEPTH_PAD = 1.0  # px: the default ledge depth is half the width plus this (see walk)
+_MARGIN = 0.01  # px: slack on the reach of a step (far more than any rounding, far less than a pixel)
 _LATER = -2  # Walker hit_y_col: the floor's tile is looked up when read
 _ONE_BY_ONE = 30  # walkers: at most this many needing the full passes take the per-actor path instead
 
 
 # -- the rule, for one actor -------------------------------------------------------------------------------
-def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True) -> int:
+def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True,
+         ledge_depth: float | None = None) -> int:
     """After a step: turn ``actor`` round if its own move hit something sideways (a wall, a slope face, a
     platform's side, the map's edge) or, with ``ledges``, if it stands and there is no ground just ahead
     of its leading foot; then set ``vx`` to walk on at ``speed`` px/s. Returns the direction (+1 right,
     -1 left) to pass in next time. A ``Crowd`` applies the same rule to each of its walkers.
 
-    "Ground ahead" is a tile that is not empty, a walled side of the map, a platform or a solid actor at
-    the point ``PROBE`` px ahead of the leading foot and ``PROBE`` px below the feet: a walker turns
-    before it would step off, as long as it moves less than its width in a step.
+    "Ground ahead" is a tile that is not empty, a walled side of the map, a platform or a solid actor
+    met by the probe: the vertical segment ``PROBE`` px ahead of the leading foot, from ``PROBE`` px
+    below the feet down to ``ledge_depth`` px below them (None: half the width + ``DEPTH_PAD`` px, the
+    drop of a 45° ramp from the centre to the probe, which the ground snap follows; so a walker walks
+    down a ramp onto the floor at its foot). A drop deeper than that is a ledge: the walker turns before
+    it would step off, as long as it moves less than its width in a step.
     """
     d = direction
     if any(c.normal[0] for c in actor.contacts):
         d = -d
     elif ledges and actor.on_ground and not _ground_ahead(world.grid, world.platforms, actor.x, actor.y, actor.w,
-                                                          actor.h, d, world._hash if world._crates else None):
+                                                          actor.h, d, world._hash if world._crates else None,
+                                                          _depth("walk", actor.w, ledge_depth)):
         d = -d
     actor.vx = d * speed
     return d
 
 
-def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: int, space=None) -> bool:
+def _depth(owner: str, w: float, depth) -> float:
+    """px: how far below the feet the ledge probe reaches (``walk``'s ``ledge_depth``; None: the default)."""
+    if depth is None:
+        return w * 0.5 + DEPTH_PAD
+    return _check.size(owner, "ledge_depth", depth)
+
+
+def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: int, space=None,
+                  depth: float = PROBE) -> bool:
     px = x + w + PROBE if d > 0 else x - PROBE
     feet = y + h
-    py = feet + PROBE
+    py = feet + depth  # (the probe: from feet + PROBE, or less when depth is less, down to py)
     ts = grid.tile_size
-    col, row = math.floor(px / ts), math.floor(py / ts)
-    if 0 <= col < grid.cols and 0 <= row < grid.rows:
-        if grid._k[row * grid.cols + col] != EMPTY:
-            return True
-    elif _beyond_wall(grid.edges, col, row, grid.cols, grid.rows):
+    col, r0, r1 = math.floor(px / ts), math.floor((feet + min(PROBE, depth)) / ts), math.floor(py / ts)
+    if 0 <= col < grid.cols:
+        k, cols = grid._k, grid.cols
+        for row in range(max(r0, 0), min(r1, grid.rows - 1) + 1):
+            if k[row * cols + col] != EMPTY:
+                return True
+    if _beyond_wall(grid.edges, col, r0, r1, grid.cols, grid.rows):
         return True
     for p in platforms:
         if p.x <= px <= p.x + p.w and p.y - EPS <= py and feet - EPS <= p.y + p.h:
@@ -75,10 +92,11 @@ def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: in
     return False
 
 
-def _beyond_wall(edges, col, row, cols, rows):
-    """Is tile (col, row), outside the map, beyond a walled side? (Works on numbers and on arrays.)"""
-    return ((col < 0) & edges.left) | ((col >= cols) & edges.right) | ((row < 0) & edges.top) \
-        | ((row >= rows) & edges.bottom)
+def _beyond_wall(edges, col, r0, r1, cols, rows):
+    """Does the probe in tile column ``col``, rows ``r0..r1``, reach outside the map beyond a walled side?
+    (Works on numbers and on arrays.)"""
+    return ((col < 0) & edges.left) | ((col >= cols) & edges.right) | ((r0 < 0) & edges.top) \
+        | ((r1 >= rows) & edges.bottom)
 
 
 # -- the batch -------------------------------------------------------------------------------------------------
@@ -86,9 +104,10 @@ def _beyond_wall(edges, col, row, cols, rows):
 _FIELDS = {
     "x": (np.float64, 0.0), "y": (np.float64, 0.0), "w": (np.float64, 1.0), "h": (np.float64, 1.0),
     "vx": (np.float64, 0.0), "vy": (np.float64, 0.0), "prev_x": (np.float64, 0.0), "prev_y": (np.float64, 0.0),
-    "speed": (np.float64, 0.0), "direction": (np.int8, 1), "ledges": (bool, True), "gravity_scale": (np.float64, 1.0),
+    "speed": (np.float64, 0.0), "direction": (np.int8, 1), "ledges": (bool, True),
+    "ledge_depth": (np.float64, np.nan), "gravity_scale": (np.float64, 1.0),
     "snap": (bool, True), "on_ground": (bool, False), "squished": (bool, False),
-    "group": (np.uint64, 1), "touches": (np.uint64, 0),
+    "group": (np.uint64, UNGROUPED), "touches": (np.uint64, 0),
     "ground_kind": (np.int8, -1), "ground_one_way": (bool, False), "ground_platform": (object, None),
     # the contacts of the last step's own move: normal (y: -1 floor, 1 ceiling; x: -1 / 1; 0 none), kind code
     "hit_y": (np.int8, 0), "hit_y_kind": (np.int8, -1), "hit_y_other": (object, None),
@@ -113,6 +132,8 @@ _STAND_FLOATS = ("x", "y", "w", "h", "vx", "vy", "prev_x", "prev_y")
 _STAND_FLAGS = ("on_ground", "squished", "snap")
 _UNREAD = ()  # a stand-in's contacts before its move sets them
 _HASHED = tuple(k for k in STATE if _FIELDS[k][0] is not object and not k.startswith("clear"))
+_HIT_KEYS = {axis == "x": tuple(f"hit_{axis}{part}" for part in ("", "_kind", "_other", "_col", "_row", "_vx", "_vy"))
+             for axis in "xy"}  # (a contact along x?) -> the columns its hit is stored in
 
 
 class Walker:
@@ -236,6 +257,10 @@ for _name, _chk in (("x", _number), ("y", _number), ("w", _size), ("h", _size), 
                     ("touches", _mask), ("prev_x", None),
                     ("prev_y", None), ("on_ground", None), ("squished", None)):
     setattr(Walker, _name, _walker_field(_name, _chk))
+Walker.ledge_depth = property(
+    lambda self: None if math.isnan(self._get("ledge_depth")) else self._get("ledge_depth"),
+    lambda self, v: self._set("ledge_depth", np.nan if v is None else _depth("Walker.ledge_depth", 1.0, v)),
+    doc="px below the feet that still count as ground ahead (walk's ledge_depth); None: half the width + 1 px.")
 Walker.gravity = property(lambda self: self.gravity_scale != 0.0,
                           lambda self, on: self._set("gravity_scale", _scale("Walker", None, on)),
                           doc="On/off view of gravity_scale: True unless it is 0; setting it makes the scale 1 or 0.")
@@ -253,6 +278,7 @@ _COLUMNS = {  # the arrays a game reads (and may write): name -> what it holds
     "vx": "px/s (the walking rule sets it every step)", "vy": "px/s, positive is down",
     "prev_x": "px, x before the last step (for interpolation)", "prev_y": "px, y before the last step",
     "speed": "px/s, walking speed", "direction": "+1 right, -1 left", "ledges": "turns round at ledges",
+    "ledge_depth": "px below the feet the ledge probe reaches (NaN: the default, half the width + 1 px)",
     "gravity_scale": "times the feel's gravity (1 normal, 0 none, negative pulls up)",
     "snap": "follows the ground down slopes and steps", "on_ground": "stands after the last step",
     "squished": "crushed in the last step",
@@ -272,7 +298,7 @@ class Crowd:
 
     ``crowd.x``, ``crowd.y``, ``crowd.vx`` ... are numpy arrays, one row per walker in the order added
     (views: write into them to move walkers by hand; the next step checks those for solid geometry like
-    a teleported actor). See engine/README.md, "Crowds of walkers".
+    a teleported actor). See engine/docs/crowds.md.
     """
 
     def __init__(self, name: str = ""):
@@ -287,17 +313,20 @@ class Crowd:
 
     # -- membership ------------------------------------------------------------------------------------
     def add(self, x: float, y: float, w: float, h: float, *, speed: float = 40.0, direction: int = 1,
-            ledges: bool = True, gravity_scale: float | None = None, gravity: bool | None = None, snap: bool = True,
-            group: int = 1, touches: int = 0, name: str = "", data=None) -> Walker:
+            ledges: bool = True, ledge_depth: float | None = None, gravity_scale: float | None = None,
+            gravity: bool | None = None, snap: bool = True, group: int = UNGROUPED, touches: int = 0,
+            name: str = "", data=None) -> Walker:
         """A walker with its top-left at (x, y), w x h px, walking at ``speed`` px/s toward ``direction``
         (+1 right, -1 left); ``ledges``: turns round where the ground ends (else walks off);
-        ``gravity_scale`` (or its on/off alias ``gravity``), ``snap``, ``group``, ``touches``: as for an
-        ``Actor``. Returns its :class:`Walker`."""
+        ``ledge_depth``: px below the feet that still count as ground ahead (``walk``; None: half the
+        width + 1 px); ``gravity_scale`` (or its on/off alias ``gravity``), ``snap``, ``group``,
+        ``touches``: as for an ``Actor``. Returns its :class:`Walker`."""
         owner = "Crowd.add"
         values = {"x": _check.number(owner, "x", x), "y": _check.number(owner, "y", y),
                   "w": _check.size(owner, "w", w), "h": _check.size(owner, "h", h),
                   "speed": _check.size(owner, "speed", speed, zero=True, unit="px/s"),
                   "direction": _direction(owner, direction), "ledges": _check.flag(owner, "ledges", ledges),
+                  "ledge_depth": np.nan if ledge_depth is None else _depth(owner, 1.0, ledge_depth),
                   "gravity_scale": _scale(owner, gravity_scale, gravity), "snap": _check.flag(owner, "snap", snap),
                   "group": _check.mask(owner, "group", group), "touches": _check.mask(owner, "touches", touches)}
         name = _check.text(owner, "name", name)
@@ -386,6 +415,14 @@ class Crowd:
         if mask is not None:
             hit &= (a["group"][:n] & np.uint64(mask)) != 0
         return [self.walkers[i] for i in np.flatnonzero(hit).tolist()]
+
+    def _fast(self, reach: float) -> list:
+        """The walkers that moved more than ``reach`` px along an axis in the last step, in row order."""
+        n, a = self._n, self._a
+        if not n:
+            return []
+        far = (np.abs(a["x"][:n] - a["prev_x"][:n]) > reach) | (np.abs(a["y"][:n] - a["prev_y"][:n]) > reach)
+        return [self.walkers[i] for i in np.flatnonzero(far).tolist()]
 
     def _holding(self, x: float, y: float) -> list:
         """The walkers holding the point (left and top edges in, right and bottom out: ``query_point``)."""
@@ -484,20 +521,31 @@ class Crowd:
             return
         if changes is None:
             a["clear_x"][:n] = np.nan
+            a["run_y"][:n] = np.nan
             return
         ts = grid.tile_size
         edited = np.zeros((grid.rows + 1, grid.cols + 1), np.int32)
         for c, r in changes:
             edited[r + 1, c + 1] = 1
         edited = edited.cumsum(axis=0).cumsum(axis=1).ravel()
-        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
-        c0, c1 = np.floor(x / ts).astype(np.int64) - 1, np.ceil((x + w) / ts).astype(np.int64) + 1
-        r0, r1 = np.floor(y / ts).astype(np.int64) - 1, np.ceil((y + h) / ts).astype(np.int64) + 1
-        c0, c1 = np.clip(c0, 0, grid.cols), np.clip(c1, 0, grid.cols)
-        r0, r1 = np.clip(r0, 0, grid.rows), np.clip(r1, 0, grid.rows)
         span = grid.cols + 1
-        hit = edited[r1 * span + c1] - edited[r0 * span + c1] - edited[r1 * span + c0] + edited[r0 * span + c0] > 0
-        a["clear_x"][:n][hit] = np.nan
+
+        def any_edited(x0, y0, x1, y1):  # an edited tile in the tiles around the box (a tile's margin)
+            c0, c1 = np.floor(x0 / ts).astype(np.int64) - 1, np.ceil(x1 / ts).astype(np.int64) + 1
+            r0, r1 = np.floor(y0 / ts).astype(np.int64) - 1, np.ceil(y1 / ts).astype(np.int64) + 1
+            c0, c1 = np.clip(c0, 0, grid.cols), np.clip(c1, 0, grid.cols)
+            r0, r1 = np.clip(r0, 0, grid.rows), np.clip(r1, 0, grid.rows)
+            return edited[r1 * span + c1] - edited[r0 * span + c1] - edited[r1 * span + c0] + edited[r0 * span + c0] > 0
+
+        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
+        a["clear_x"][:n][any_edited(x, y, x + w, y + h)] = np.nan
+        # a runway (the flat stretch a walker only moves along) is known free of edits no more where one of
+        # its tiles, the floor's row or the row above changed
+        known = np.flatnonzero(~np.isnan(a["run_y"][:n]))
+        if known.size:
+            ry, lo, hi = a["run_y"][known], a["run_lo"][known], a["run_hi"][known]
+            stale = any_edited(lo, ry, hi + w[known], ry + h[known])
+            a["run_y"][known[stale]] = np.nan
 
     def _forget(self, platform) -> None:
         """A platform left the world: nobody stands on it any more."""
@@ -562,27 +610,39 @@ class Crowd:
                                  f"(or use walker.teleport(x, y))")
 
     def _near_solids(self, world, solids) -> np.ndarray:
-        """Walkers whose step could touch a platform or a solid actor: within its reach this step (a
-        platform's path speed; a solid actor's own speed, the fastest platform's that may carry it, and a
-        fall) plus the walker's own (its move, snap, step-up and climb) of its box."""
+        """Walkers whose step could touch a platform or a solid actor, from this step's motion: each
+        walker's box grown by what its own step can do (its move, a fall, a snap down, a step up or a
+        climb, the walking rule's look ahead), against each solid's box grown by what it can do this step
+        (a platform: its path's speed; a solid actor: its own move and snap, and being carried or pushed by
+        the fastest platform and every solid actor at their speeds). Touching counts as meeting."""
         n, a, d = self._n, self._a, world._derived
+        dt = d.dt
         x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
-        vy = np.abs(a["vy"][:n])
-        fall = world.feel.fall.max_speed + d.fall_gravity * d.dt
-        reach = (np.abs(a["vx"][:n]) + 2.0 * vy + fall) * d.dt + w + h + 2.0 * world.grid.tile_size + 2.0
-        # a solid actor moves itself, rides a platform or is pushed by another: the fastest of all of them
+        g = max(d.gravity, d.fall_gravity)  # px/s^2: the strongest pull, either way
+        dx = np.abs(a["vx"][:n]) * dt
+        dy = (np.abs(a["vy"][:n]) + g * np.abs(a["gravity_scale"][:n]) * dt) * dt
+        side = dx + (PROBE + _MARGIN)  # px: its move and the look ahead for ground
+        depth = a["ledge_depth"][:n]
+        depth = np.where(np.isnan(depth), 0.5 * w + DEPTH_PAD, depth)  # px: walk()'s ledge probe below the feet
+        # px: a fall or a rise, a snap, a step up, a climb, and the ledge probe's reach down
+        tall = dy + 0.5 * w + 2.0 * dx + depth + (PROBE + _MARGIN)
         crates = [p for p in solids if isinstance(p, Actor)]
-        pace = (max((p.path.speed for p in world.platforms), default=0.0)
-                + max((abs(p.vx) + abs(p.vy) for p in crates), default=0.0) + fall) * d.dt
-        big = max((p.w + p.h for p in crates), default=0.0) + world.grid.tile_size
-        near = np.zeros(n, bool)
+        # what carrying and pushing can add to a solid actor's own move: the fastest platform, and every
+        # solid actor at its speed (a chain of pushes or a stack of riders), per axis
+        lift = max((p.path.speed for p in world.platforms), default=0.0)
+        pace_x = (lift + sum(abs(p.vx) for p in crates)) * dt
+        pace_y = (lift + sum(abs(p.vy) + g * abs(p._gravity_scale) * dt for p in crates)) * dt
+        boxes = []  # each solid's box grown by its reach: (left, right, top, bottom)
         for p in solids:
             if isinstance(p, Actor):
-                r = reach + pace + big
+                along = abs(p.vx) * dt + pace_x
+                rx = along + _MARGIN
+                ry = pace_y + _MARGIN + (0.5 * p.w + along + 0.5 if along > 0.0 else 0.0)  # (a step up or snap)
             else:
-                r = reach + p.path.speed * d.dt
-            near |= (p.x - r <= x + w) & (x <= p.x + p.w + r) & (p.y - r <= y + h) & (y <= p.y + p.h + r)
-        return near
+                rx = ry = p.path.speed * dt + _MARGIN
+            boxes.append((p.x - rx, p.x + p.w + rx, p.y - ry, p.y + p.h + ry))
+        s0, s1, s2, s3 = (np.array(v)[:, None] for v in zip(*boxes, strict=True))  # (solids x walkers, at once)
+        return ((s0 <= x + w + side) & (x - side <= s1) & (s2 <= y + h + tall) & (y - tall <= s3)).any(axis=0)
 
     def _stand(self, i: int) -> _Stand:
         """Walker ``i`` as a plain Actor (its state copied in)."""
@@ -628,12 +688,12 @@ class Crowd:
         a["hit_y_kind"][i] = a["hit_x_kind"][i] = -1
         a["hit_y_other"][i] = a["hit_x_other"][i] = None
         for c in s.contacts:
-            axis = "x" if c.normal[0] else "y"
-            a["hit_" + axis][i] = c.normal[0] or c.normal[1]
-            a[f"hit_{axis}_kind"][i] = _batch.KINDS.index(c.kind)
-            a[f"hit_{axis}_other"][i] = c.other
-            a[f"hit_{axis}_col"][i], a[f"hit_{axis}_row"][i] = (-1, -1) if c.tile is None else c.tile
-            a[f"hit_{axis}_vx"][i], a[f"hit_{axis}_vy"][i] = c.vx, c.vy
+            hit, kind, other, col, row, vx, vy = _HIT_KEYS[c.normal[0] != 0]
+            a[hit][i] = c.normal[0] or c.normal[1]
+            a[kind][i] = _batch.KINDS.index(c.kind)
+            a[other][i] = c.other
+            a[col][i], a[row][i] = (-1, -1) if c.tile is None else c.tile
+            a[vx][i], a[vy][i] = c.vx, c.vy
 
     def _move(self, world, d, st) -> None:
         """Phase 3 for the crowd: the stand-ins through the per-actor path, everyone else as one batch;
@@ -671,7 +731,9 @@ class Crowd:
             hits = s.contacts
             if (s.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
                 world._note(s, was_grounded, events)
-        a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]))
+        depth = a["ledge_depth"].item(i)
+        a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]),
+                                 None if depth != depth else depth)
         self._store(s)
 
     def _step_batch(self, world, d, st, idx, events) -> None:
@@ -813,7 +875,8 @@ class Crowd:
         turn = np.zeros(len(rows), bool)
         look = np.flatnonzero(on_ground & a["ledges"][rows])
         if look.size:
-            turn[look] = ~self._ground_ahead(T, world.grid, x[look], y[look], w[look], h[look], direction[look])
+            turn[look] = ~self._ground_ahead(T, world.grid, x[look], y[look], w[look], h[look], direction[look],
+                                             a["ledge_depth"][rows[look]])
         direction = np.where(turn, -direction, direction).astype(np.int8)
         # store
         a["x"][rows], a["y"][rows], a["vx"][rows], a["vy"][rows] = x, y, direction * a["speed"][rows], out_vy
@@ -825,15 +888,19 @@ class Crowd:
         a["clear_x"][rows], a["clear_y"][rows], a["clear_w"][rows], a["clear_h"][rows] = x, y, w, h
 
     @staticmethod
-    def _ground_ahead(T, grid, x, y, w, h, direction):
-        """``_ground_ahead`` on arrays, tiles and walled sides only (no platform is near a batch walker)."""
+    def _ground_ahead(T, grid, x, y, w, h, direction, depth):
+        """``_ground_ahead`` on arrays, tiles and walled sides only (no platform is near a batch walker);
+        ``depth``: the walkers' ``ledge_depth`` (NaN: the default)."""
         ts = T.ts
         px = np.where(direction > 0, x + w + PROBE, x - PROBE)
-        py = y + h + PROBE
-        col, row = _batch.floor(px / ts), _batch.floor(py / ts)
-        inside = (col >= 0) & (col < T.cols) & (row >= 0) & (row < T.rows)
-        tile = T.k[np.where(inside, row * T.cols + col, 0)] != EMPTY
-        return np.where(inside, tile, _beyond_wall(grid.edges, col, row, T.cols, T.rows))
+        feet = y + h
+        depth = np.where(np.isnan(depth), w * 0.5 + DEPTH_PAD, depth)
+        col = _batch.floor(px / ts)
+        r0, r1 = _batch.floor((feet + np.minimum(PROBE, depth)) / ts), _batch.floor((feet + depth) / ts)
+        found = _beyond_wall(grid.edges, col, r0, r1, T.cols, T.rows)
+        for k in range(int((r1 - r0).max()) + 1):  # (a row or two: the probe is short)
+            found |= (r0 + k <= r1) & (T.span(r0 + k, col, col) != 0)
+        return found
 
 
 for _name, _doc in _COLUMNS.items():

@@ -1,7 +1,9 @@
 """Moving platforms: kinematic boxes following a path of points at constant speed.
 
 A platform's path is stepped with a time budget per step, so a fast platform passes through several
-points in one step and every step covers exactly ``speed * dt`` px of travel (less any wait).
+points in one step and every step covers exactly ``speed * dt`` px of travel (less any wait). Its position
+is computed from the distance covered along the current leg (never by adding up steps), so it lands
+exactly on every point of its path, however long it runs.
 Carrying riders, pushing and squishing happen in ``world.py`` because they need the other bodies.
 """
 
@@ -16,6 +18,12 @@ from .geometry import Rect
 __all__ = ["Path", "Platform"]
 
 MODES = ("ping-pong", "loop")
+_ARRIVED = 1e-9  # px: this close to the next point of its path, a platform is on it
+
+
+def _between(a: float, b: float, u: float) -> float:
+    """a + (b - a) * u, exact at both ends and where a == b (from the nearer end)."""
+    return a + (b - a) * u if u < 0.5 else b - (b - a) * (1.0 - u)
 
 
 class Path:
@@ -59,7 +67,12 @@ class Platform:
     _kind = "platform"  # what Ground / Contact call it
 
     __slots__ = (
+        "_at",
+        "_base",
         "_dir",
+        "_from",
+        "_leg_dt",
+        "_steps",
         "_seen",
         "_target",
         "_wait_left",
@@ -93,6 +106,12 @@ class Platform:
         self._target = 1 if len(self.path.points) > 1 else 0  # index of the point we head to
         self._dir = 1
         self._wait_left = 0.0
+        # Progress along the current leg (from ``_from`` toward the point ``_target``): ``_base`` px, then
+        # ``_steps`` whole steps of ``_leg_dt`` s: px covered = _base + (_steps * speed) * _leg_dt, never a
+        # running sum, so no rounding piles up however long a leg is.
+        self._from = (self.x, self.y)
+        self._base, self._steps, self._leg_dt = 0.0, 0, 0.0
+        self._at = self._from  # where the path last put the box (anything else: moved by hand)
         self._seen = None  # (x, y, w, h, one_way) after the last step: a change by hand is noticed
 
     @property
@@ -116,6 +135,9 @@ class Platform:
         if len(pts) < 2 or path.speed <= 0.0:
             return []
         x, y = self.x, self.y
+        if (x, y) != self._at:  # moved by hand: the leg goes on from here
+            self._from, self._base, self._steps = (x, y), 0.0, 0
+        speed = path.speed
         route = []
         budget = dt
         for _ in range(4 * len(pts) + 8):  # bounded: at most a few laps per step
@@ -127,18 +149,32 @@ class Platform:
                 budget -= used
                 continue
             tx, ty = pts[self._target]
-            dist = math.hypot(tx - x, ty - y)
-            reach = path.speed * budget
-            if dist > reach:
-                x += (tx - x) * (reach / dist)
-                y += (ty - y) * (reach / dist)
+            fx, fy = self._from
+            length = math.hypot(tx - fx, ty - fy)
+            done = self._base + (self._steps * speed) * self._leg_dt  # px covered before this step
+            if budget == dt:  # a whole step along this leg
+                if self._leg_dt != dt:  # (a new leg, or a new step rate: counted from here)
+                    self._base, self._steps, self._leg_dt = done, 0, dt
+                steps, base = self._steps + 1, self._base
+                along = base + (steps * speed) * dt
+            else:  # the leg starts within this step (after a wait or another leg)
+                steps, base = 0, speed * budget
+                along = base
+            if along < length - _ARRIVED:
+                u = along / length
+                x, y = _between(fx, tx, u), _between(fy, ty, u)
+                self._base, self._steps, self._leg_dt = base, steps, dt
                 route.append((x, y))
                 break
-            if dist > 0.0:
+            if (x, y) != (tx, ty):
                 route.append((tx, ty))
             x, y = tx, ty
-            budget -= dist / path.speed
+            budget -= max(0.0, length - done) / speed
+            if budget * speed <= _ARRIVED:
+                budget = 0.0  # (float noise, not time left: the step ends on the point)
+            self._from, self._base, self._steps, self._leg_dt = (tx, ty), 0.0, 0, 0.0
             self._advance_target()
+        self._at = (x, y)
         return route
 
     def _advance_target(self) -> None:
@@ -157,7 +193,9 @@ class Platform:
         self._target = nxt
 
     def state(self) -> tuple:
-        return (self.x, self.y, self.vx, self.vy, float(self._target), float(self._dir), self._wait_left)
+        """Position, velocity and progress along the path (numbers; for hashes and traces)."""
+        return (self.x, self.y, self.vx, self.vy, float(self._target), float(self._dir), self._wait_left,
+                *self._from, self._base, float(self._steps), self._leg_dt, *self._at)
 
     def __repr__(self) -> str:
         kind = "one-way " if self.one_way else ""

@@ -475,6 +475,29 @@ def _cast_bodies(world, x0, y0, dx, dy, actors: bool, skip: set, limit: float):
     return t, x, y, normal, obj
 
 
+_SCAN = 4  # a ray crossing more than this many cells per occupied cell of the hash scans the occupied ones
+
+
+def _occupied_along(cells, cell, x0, y0, dx, dy, limit):
+    """``_hash_cells`` for a segment crossing many more cells than are occupied: each occupied cell the
+    segment meets (its closed square: a corner or an edge run along is met), by the t it first reaches
+    it, nearest first; the cost is the occupied cells', not the segment's length."""
+    met = []
+    for key, bucket in cells.items():
+        c, r = key
+        span = _clip(c * cell, (c + 1) * cell, x0, dx, 0.0, limit)
+        span = span and _clip(r * cell, (r + 1) * cell, y0, dy, span[0], span[1])
+        if span is not None:
+            met.append((span[0], key, bucket))
+    met.sort(key=_by_entry)
+    for t, _key, bucket in met:
+        yield t, bucket
+
+
+def _by_entry(item):
+    return item[0], item[1]
+
+
 def _hash_cells(space, x0, y0, dx, dy, limit):
     """The hash's lists along the segment up to ``limit``, as (t where the segment reaches the cell,
     objects), nearest first (conservatively: at a corner the cells on both sides too); then the
@@ -483,6 +506,10 @@ def _hash_cells(space, x0, y0, dx, dy, limit):
     if space._big:
         yield 0.0, list(space._big)
     if not cells:
+        return
+    crossed = (abs(dx) + abs(dy)) * limit / cell + 2.0  # about how many cells the walk below visits
+    if crossed > _SCAN * len(cells):  # a long ray past few occupied cells: those cells, by when it reaches each
+        yield from _occupied_along(cells, cell, x0, y0, dx, dy, limit)
         return
     c, r = _floor(x0 / cell), _floor(y0 / cell)
     extra_c = [c - 1] if (x0 / cell).is_integer() else []  # a start on a cell edge: both sides

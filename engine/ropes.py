@@ -51,6 +51,10 @@ class RopeConfig:
     radius: float = _knob(1.0, "px", 0.05, 64.0, "half-size of each particle's box against tiles and actors")
     nudge: float = _knob(0.5, "ratio", 0.0, 1.0, "share of a brushing actor's motion a particle takes up")
     collide: bool = field(default=True, metadata={"unit": "bool", "doc": "particles collide with tiles"})
+    # an actor holding on (rope.attach): a pendulum bob at the particle it holds
+    climb_speed: float = _knob(48.0, "px/s", 0.0, 10000.0, "how fast a Character holding on climbs (up / down)")
+    pump: float = _knob(240.0, "px/s^2", 0.0, 100000.0, "sideways push of left / right on a Character holding on")
+    swing_damping: float = _knob(0.25, "1/s", 0.0, 100.0, "a holder's swing decays as exp(-swing_damping * t)")
 
     def __post_init__(self):
         for f in fields(self):
@@ -110,7 +114,7 @@ class Rope:
     its offset; ``None`` pins it in place. Add it with ``world.add(rope)``.
     """
 
-    __slots__ = ("_config", "_dt", "_follow", "_kicks", "_pin", "_pos", "_prev", "_set", "data", "name")
+    __slots__ = ("_config", "_dt", "_follow", "_holds", "_kicks", "_pin", "_pos", "_prev", "_set", "data", "name")
 
     def __init__(self, x: float, y: float, config: RopeConfig | None = None, *, follow=None, name: str = "",
                  data=None):
@@ -128,6 +132,7 @@ class Rope:
         self._pin = (x, y)  # the pin, or its offset from ``follow``'s (x, y)
         self._follow = None
         self._kicks: list[tuple[int, float, float]] = []  # pushes waiting for the next step (px/s)
+        self._holds: list[tuple] = []  # (actor, particle index, px climbed toward the next one), as attached
         self._set = None  # the _RopeSet of the world it is in
         self._dt = 1.0 / 60.0  # s, the step of the world it was last stepped in
         self.name = name
@@ -201,6 +206,59 @@ class Rope:
         particle 0 does not move."""
         self._kicks.append((self._index(i), _number(vx, "push vx"), _number(vy, "push vy")))
 
+    def attach(self, actor, segment: int | None = None) -> int:
+        """Hang ``actor`` from a particle (``segment``: its index, 1 .. segments; None: the one nearest the
+        top-centre of its box), which is moved to its hands keeping the actor's velocity. From the next
+        step the rope carries it: the top-centre of its box is at that particle, which swings as a
+        pendulum bob (at most its tether's length from the pin) under the actor's own gravity; a Character pumps
+        the swing with left / right and climbs with up / down (``RopeConfig.pump``, ``climb_speed``),
+        and its controller rests meanwhile. Tiles, platforms and solid actors still stop it (its
+        ``contacts`` say what). Returns the particle index held."""
+        world = self._world("attach")
+        if not isinstance(actor, Actor) or actor not in world._members:
+            raise ValueError(f"rope.attach: {actor!r} is not an actor in this rope's world; world.add(actor) first")
+        if actor.solid or actor.bullet:
+            raise ValueError(f"rope.attach: {actor!r} is solid or a bullet; only plain actors and characters hold on")
+        if actor._hold is not None:
+            raise ValueError(f"rope.attach: {actor!r} already holds {actor._hold!r}; release it first")
+        n = len(self._pos)
+        if segment is None:
+            segment = max(1, self.nearest(actor.x + actor.w * 0.5, actor.y))
+        elif isinstance(segment, bool) or not isinstance(segment, (int, np.integer)) or not 1 <= segment < n:
+            raise IndexError(f"rope.attach: segment {segment!r} is outside 1..{n - 1} (particle 0 is the pin)")
+        segment = int(segment)
+        # the rope comes to the hands (the tether pulls it taut at the next step), at the actor's velocity
+        r = self._config.radius
+        grab = complex(actor.x + actor.w * 0.5 - r, actor.y - r)
+        self._pos[segment] = grab
+        self._prev[segment] = grab - complex(actor.vx, actor.vy) * self._dt
+        self._holds.append((actor, segment, 0.0))
+        actor._hold = self
+        actor.on_ground, actor.ground = False, None
+        if hasattr(actor, "air_steps"):
+            actor.air_steps, actor.jumping, actor.since_press = 1 << 30, False, None
+        return segment
+
+    def release(self, actor) -> tuple[float, float]:
+        """Let go of ``actor``: it keeps the velocity it swung with (px/s, returned) and moves on its own."""
+        for k, hold in enumerate(self._holds):
+            if hold[0] is actor:
+                del self._holds[k]
+                actor._hold = None
+                return actor.vx, actor.vy
+        raise ValueError(f"rope.release: {actor!r} does not hold {self!r}; rope.attach(actor) first")
+
+    @property
+    def holders(self) -> list[tuple]:
+        """``(actor, particle index)`` for every actor holding on, in the order they attached."""
+        return [(a, i) for a, i, _ in self._holds]
+
+    def _world(self, what: str):
+        owner = self._set._world if self._set is not None else None
+        if owner is None:
+            raise ValueError(f"rope.{what}: {self!r} is not in a world; world.add(rope) first")
+        return owner
+
     def _index(self, i) -> int:
         n = len(self._pos)
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not -n <= i < n:
@@ -213,6 +271,7 @@ class Rope:
         new._config, new.name, new.data = self._config, self.name, self.data  # data is shared, like bodies'
         new._pos, new._prev = self._pos.copy(), self._prev.copy()
         new._pin, new._kicks, new._dt = self._pin, list(self._kicks), self._dt
+        new._holds = [(copy.deepcopy(a, memo), i, c) for a, i, c in self._holds]
         new._follow = copy.deepcopy(self._follow, memo)
         new._set = None  # a copied _RopeSet links its ropes again
         return new
@@ -229,12 +288,14 @@ class _RopeSet:
     while it is in the world. Flat 1-D arrays and strided slices keep numpy's per-call cost at its lowest:
     at these sizes a step costs what its number of array operations costs, not its number of particles."""
 
-    def __init__(self):
+    def __init__(self, world=None):
+        self._world = world  # the World it belongs to (for rope.attach)
         self.ropes: list[Rope] = []
         self._stale = True  # ropes added or removed or a follow changed: rebuild before stepping
         self._pins_moved = False  # a pin was set: read the pins again before stepping
         self._key = None  # (dt, gravity) the step factors were computed for
         self._tiles = (None,)  # ((grid, version), summed-area table of its tiles, index limits, scales)
+        self._seen = None  # (grid, version) the last step collided with: state (snapshots keep it)
         self._probe = Actor(0.0, 0.0, 1.0, 1.0, gravity=False, name="rope particle")
 
     # -- membership ------------------------------------------------------------------------------------
@@ -262,7 +323,9 @@ class _RopeSet:
             s = complex(pos[i - 1])
             p = s + (made[i] - made[i - 1])
             x, y = min(s.real, p.real), min(s.imag, p.imag)
-            if next(grid.tiles_in(x, y, max(s.real, p.real) + w - x, max(s.imag, p.imag) + w - y), None) is None:
+            x1, y1 = max(s.real, p.real) + w, max(s.imag, p.imag) + w
+            if next(grid.tiles_in(x, y, x1 - x, y1 - y), None) is None and grid._x_lo <= x and x1 <= grid._x_hi \
+                    and grid._y_lo <= y and y1 <= grid._y_hi:  # (nothing in the way: no wall edge either)
                 if p != made[i]:
                     prev[i] += p - made[i]
                     pos[i] = p
@@ -284,6 +347,9 @@ class _RopeSet:
         else:
             raise ValueError(f"{rope!r} is not in this world; call world.add(rope) first")
         rope._pos, rope._prev = rope._pos.copy(), rope._prev.copy()  # its own arrays again
+        for actor, _i, _c in rope._holds:  # what held it falls, keeping its swing
+            actor._hold = None
+        rope._holds.clear()
         rope._set = None
         self._stale = True
 
@@ -355,7 +421,9 @@ class _RopeSet:
         self._key = (dt, g)
 
     # -- stepping --------------------------------------------------------------------------------------
-    def step(self, grid, actors, d, crowds=()) -> None:
+    def step(self, grid, actors, d, crowds=(), swing=None) -> None:
+        """One step of every rope. ``swing(actor, x, y)``: moves a holder's box to ``x, y`` through what
+        blocks it (the world's collision pass) and says where it ended."""
         if self._stale:
             self._build(d)
         elif self._key != (d.dt, d.fall_gravity):
@@ -370,6 +438,7 @@ class _RopeSet:
         for row, rope in self._following:
             f, (ox, oy), r = rope._follow, rope._pin, rope.config.radius
             pins[row] = complex(f.x + ox - r, f.y + oy - r)
+        bobs = self._bobs(d) if swing is not None and any(r._holds for r in self.ropes) else None
         # Verlet: x' = x + (x - x_prev) * keep + g dt^2
         np.subtract(pos, prev, out=tmp)
         tmp *= self._keep
@@ -378,12 +447,16 @@ class _RopeSet:
         prev[...] = pos
         pos[...] = tmp
         pos[0::cols] = pins
+        held = self._swing(bobs, swing, d.dt) if bobs else None
         for row, rope in enumerate(self.ropes):
             if rope._kicks:
                 for i, vx, vy in rope._kicks:
                     if i:
                         pos[row * cols + i] += complex(vx * d.dt, vy * d.dt)
                 rope._kicks.clear()
+        if held is not None:  # a held particle is a second pin for the rest of the rope
+            held_at, held_pos = held
+            pos[held_at] = held_pos
         if (actors or crowds) and self._nudging is not None:
             self._nudge(actors, crowds)
         hypot, maximum = np.hypot, np.maximum
@@ -396,9 +469,77 @@ class _RopeSet:
                 a += corr
                 b -= corr
             pos[0::cols] = pins
+            if held is not None:
+                pos[held_at] = held_pos
         self._tether()
+        if held is not None:
+            pos[held_at] = held_pos
         if self._collide is not None:
-            self._collide_tiles(grid)
+            self._collide_tiles(grid, None if held is None else held_at)
+
+    def _bobs(self, d) -> list:
+        """Before the Verlet step: each holder's particle as a pendulum bob: ``(rope, k, actor, flat index,
+        where it goes)``, after climbing, the actor's gravity, pumping and the swing's own damping."""
+        pos, prev, cols, dt = self._pos, self._prev, self._cols, d.dt
+        bobs = []
+        for row, rope in enumerate(self.ropes):
+            cfg = rope.config
+            keep = math.exp(-cfg.swing_damping * dt)
+            last = len(rope._pos) - 1
+            for k, (actor, i, climbed) in enumerate(rope._holds):
+                buttons = getattr(actor, "held", None)
+                if buttons is not None and buttons.up != buttons.down and cfg.climb_speed > 0.0:
+                    climbed += cfg.climb_speed * dt
+                    while climbed >= cfg.segment_length - 1e-9:  # (0.8 px ten times is 8 px)
+                        climbed = max(0.0, climbed - cfg.segment_length)
+                        i = max(1, i - 1) if buttons.up else min(last, i + 1)
+                    if i == (1 if buttons.up else last):
+                        climbed = 0.0
+                else:
+                    climbed = 0.0
+                rope._holds[k] = (actor, i, climbed)
+                at = row * cols + i
+                push = 0.0
+                if buttons is not None and buttons.left != buttons.right:
+                    push = cfg.pump if buttons.right else -cfg.pump
+                p, q = complex(pos[at]), complex(prev[at])
+                g = d.fall_gravity * actor._gravity_scale
+                to = p + (p - q) * keep + complex(push, g) * (dt * dt)
+                bobs.append((rope, row, at, actor, to))
+        return bobs
+
+    def _swing(self, bobs, swing, dt):
+        """Hold each bob within its tether, move its actor there through what blocks it, and keep the bob
+        where the actor ended (a wall stops the swing along its axis). Returns (flat indices, positions)."""
+        prev, pins, reach = self._prev, self._pins, self._reach
+        at_list, where = [], []
+        for rope, row, at, actor, to in bobs:
+            r = rope.config.radius
+            pin, most = complex(pins[row]), reach[at]
+            start = complex(prev[at])  # where it was at the step's start
+            far = abs(to - pin)
+            if far > most:  # taut: on the circle, moving only along it (the rope takes the pull outward)
+                to = pin + (to - pin) * (most / far)
+                n, v = (to - pin) / most, to - start
+                radial = v.real * n.real + v.imag * n.imag
+                if radial < 0.0:
+                    start = to - (v - n * radial)
+            if actor.squished:
+                to = start = complex(actor.x + actor.w * 0.5 - r, actor.y - r)
+            else:
+                tx, ty = to.real + r - actor.w * 0.5, to.imag + r
+                x, y = swing(actor, tx, ty)
+                if x != tx:
+                    to = complex(x + actor.w * 0.5 - r, to.imag)
+                    start = complex(to.real, start.imag)  # stopped across: no swing that way
+                if y != ty:
+                    to = complex(to.real, y - r)
+                    start = complex(start.real, to.imag)
+            prev[at] = start  # (the next step's Verlet velocity)
+            actor.vx, actor.vy = (to.real - start.real) / dt, (to.imag - start.imag) / dt
+            at_list.append(at)
+            where.append(to)
+        return np.array(at_list, np.intp), np.array(where, complex)
 
     def _tether(self) -> None:
         """Long-range attachment: particle i no further than i segment lengths from the pin."""
@@ -415,7 +556,7 @@ class _RopeSet:
         """Particles overlapping an actor that moved this step take up ``nudge`` of the difference between
         the actor's motion and their own, along each axis the actor outruns them; then the same for the
         crowds' walkers (those that could reach a particle, found for all of them at once)."""
-        moving = [a for a in actors if a.x != a.prev_x or a.y != a.prev_y]
+        moving = [a for a in actors if (a.x != a.prev_x or a.y != a.prev_y) and a._hold is None]
         walkers = self._walkers_near(moving, crowds) if crowds else []
         if not moving and not walkers:
             return
@@ -476,8 +617,9 @@ class _RopeSet:
         """A summed-area table of the grid's non-empty tiles (flat, (rows + 1) x (cols + 1)): the number
         of tiles in any box in four lookups. Also says whether the tiles changed since the last step."""
         key = (grid, getattr(grid, "version", 0))
-        changed = self._tiles[0] != key
-        if changed:
+        changed = self._seen != key
+        self._seen = key
+        if self._tiles[0] != key:
             table = np.zeros((grid.rows + 1, grid.cols + 1), np.int64)
             table[1:, 1:] = (grid.kinds != 0).cumsum(0).cumsum(1)
             pairs = 2 * len(self._pos)  # x, y of every particle's low corner, then of its high corner
@@ -486,7 +628,15 @@ class _RopeSet:
             self._tiles = (key, table.ravel(), limit, scale)
         return self._tiles[1:] + (changed,)
 
-    def _collide_tiles(self, grid) -> None:
+    def _tiles_state(self, grid) -> bool:
+        """What the next step remembers of the tiles (for snapshots): have they changed since the last
+        step (then it looks for particles a tile appeared on)?"""
+        return self._seen != (grid, getattr(grid, "version", 0))
+
+    def _put_tiles_state(self, grid, changed: bool) -> None:
+        self._seen = None if changed else (grid, getattr(grid, "version", 0))
+
+    def _collide_tiles(self, grid, held=None) -> None:
         """Move each particle from where it started the step to where the solver put it, through the
         tiles: the same Y-then-X pass actors use (``_motion.move``), so it cannot end inside a solid.
         Only particles whose swept box overlaps a non-empty tile take that (slower) pass."""
@@ -509,9 +659,11 @@ class _RopeSet:
         c0, r0, c1, r1 = cell[0:half:2], cell[1:half:2], cell[half::2], cell[half + 1::2]
         count = table[r1 + c1] - table[r0 + c1] - table[r1 + c0] + table[r0 + c0]
         near = ((count > 0) | edge) & self._collide
+        if held is not None:
+            near[held] = False  # (its actor's box went through the tiles instead)
         if not near.any():
             return
-        radius, probe, move = self._radius, self._probe, _motion.move
+        radius, probe, move, reach, pins = self._radius, self._probe, _motion.move, self._reach, self._pins
         for at in np.flatnonzero(near).tolist():  # in order: a rope's particles from the pin down
             w = 2.0 * radius[at // cols]
             probe.w = probe.h = w
@@ -524,24 +676,45 @@ class _RopeSet:
                 s = complex(pos[at - 1])
                 probe.x, probe.y = s.real, s.imag
             elif p.imag >= s.imag and _slides(grid, s.real, s.imag, p.real, w):
-                pos[at] = complex(p.real, s.imag)
-                continue
+                q = complex(p.real, s.imag)
+                if abs(q - complex(pins[at // cols])) <= reach[at] + _EDGE:
+                    pos[at] = q
+                    continue
             move(grid, (), probe, p.real - s.real, p.imag - s.imag, False)
-            pos[at] = complex(probe.x, probe.y)
+            q = complex(probe.x, probe.y)
+            pin, most = complex(pins[at // cols]), reach[at]
+            far = abs(q - pin)
+            if far > most + _EDGE:
+                # held by the tiles beyond its tether: pulled back toward the pin through them (one-way
+                # tops never hold a rope pulled taut); where a solid is in the way, onto its neighbour
+                # nearer the pin, which is free and within reach
+                to = pin + (q - pin) * (most / far)
+                probe.x, probe.y = q.real, q.imag
+                move(grid, (), probe, to.real - q.real, to.imag - q.imag, True)
+                q = complex(probe.x, probe.y)
+                if abs(q - pin) > most + _EDGE:
+                    q = complex(pos[at - 1])
+            pos[at] = q
 
     # -- state -----------------------------------------------------------------------------------------
-    def digest(self, h) -> None:
-        """Feed every rope's particles, pin and pending pushes to the hash ``h``."""
+    def digest(self, h, grid=None) -> None:
+        """Feed every rope's particles, pin and pending pushes to the hash ``h`` (and whether the tiles
+        changed since the last step: the next one then looks for particles a tile appeared on)."""
+        if self.ropes:
+            h.update(struct.pack("<?", self._tiles_state(grid)))
         for rope in self.ropes:
             h.update(rope._pos.tobytes())
             h.update(rope._prev.tobytes())
             h.update(struct.pack("<2d?", *rope._pin, rope._follow is not None))
             for kick in rope._kicks:
                 h.update(struct.pack("<q2d", *kick))
+            for actor, i, climbed in rope._holds:
+                h.update(struct.pack("<qd4d", i, climbed, actor.x, actor.y, actor.w, actor.h))
 
     def __deepcopy__(self, memo):
-        new = _RopeSet()
+        new = _RopeSet(copy.deepcopy(self._world, memo))
         memo[id(self)] = new
+        new._seen = copy.deepcopy(self._seen, memo)  # (the copied world's copy of the grid)
         new.ropes = copy.deepcopy(self.ropes, memo)
         for rope in new.ropes:
             rope._set = new

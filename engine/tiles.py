@@ -19,7 +19,11 @@ import numpy as np
 
 from . import _check
 
-__all__ = ["Edges", "GridError", "TileGrid", "TileKind"]
+__all__ = ["AsciiMap", "Edges", "GridError", "TileGrid", "TileKind"]
+
+# Tiled's flip flags in the top bits of a tile id (a gid): horizontal, vertical, diagonal (and hexagonal 120°)
+FLIP_H, FLIP_V, FLIP_D, FLIP_HEX = 0x80000000, 0x40000000, 0x20000000, 0x10000000
+_GID_BITS = 0x0FFFFFFF
 
 
 class TileKind(IntEnum):
@@ -365,11 +369,7 @@ class TileGrid:
             if not isinstance(legend, dict):
                 raise GridError(f"legend must be a dict of character -> kind, got {type(legend).__name__}")
             table.update({ch: _legend_entry(ch, entry) for ch, entry in legend.items()})
-        lines = text.split("\n")
-        while lines and not lines[0].strip():
-            lines.pop(0)
-        while lines and not lines[-1].strip():
-            lines.pop()
+        lines = _trimmed(text)
         if not lines:
             raise GridError("ASCII map is empty; draw at least one row of tiles")
         width = max(len(line) for line in lines)
@@ -386,6 +386,85 @@ class TileGrid:
                 left[r, c] = lf * tile_size
                 right[r, c] = rf * tile_size
         return cls(kinds, tile_size, left, right, edges)
+
+    @classmethod
+    def from_gids(cls, rows, kinds, tile_size: int = 16, edges: Edges | None = None) -> TileGrid:
+        """Build a grid from a 2-D array of tile ids (a Tiled layer's gids, any map format's numbers).
+
+        ``kinds`` maps an id to a ``TileKind`` (``TileKind.SOLID``), or for a slope to its surface heights in
+        px at its left and right edges: ``(left, right)`` or ``(TileKind.SLOPE, left, right)``. Ids it does
+        not name (0, decoration) are EMPTY. Tiled's flip flags (the top four bits) are stripped before the
+        lookup; a slope flipped horizontally has its heights swapped; a slope flipped vertically or
+        diagonally is an error (slopes here are floors). Ids given as signed 32-bit numbers work too.
+        """
+        try:
+            raw = np.asarray(rows)
+            if raw.dtype.kind not in "iu" and raw.size:
+                raise ValueError
+            ids = raw.astype(np.int64) & 0xFFFFFFFF  # (a signed 32-bit id with the flip bits is negative)
+        except (TypeError, ValueError, OverflowError):
+            raise GridError("from_gids: rows must be a 2-D array of whole-number tile ids (rows x cols)") from None
+        if ids.ndim != 2 or ids.shape[0] == 0 or ids.shape[1] == 0:
+            raise GridError(f"from_gids: rows must be a non-empty 2-D array (rows x cols), got shape {ids.shape}")
+        if not hasattr(kinds, "items"):
+            raise GridError(f"from_gids: kinds must be a mapping of tile id -> TileKind or (left, right) slope "
+                            f"heights, got {type(kinds).__name__}")
+        ts = int(tile_size) if isinstance(tile_size, (int, np.integer)) and not isinstance(tile_size, bool) else 0
+        if ts <= 0:
+            raise GridError(f"tile_size must be a positive whole number of px, got {tile_size!r}")
+        table = {}
+        for gid, entry in kinds.items():
+            if isinstance(gid, bool) or not isinstance(gid, (int, np.integer)) or not 0 < gid <= _GID_BITS:
+                raise GridError(f"from_gids: kinds key {gid!r} is not a tile id (a whole number 1..{_GID_BITS})")
+            table[int(gid)] = _gid_entry(gid, entry, ts)
+        base = ids & _GID_BITS
+        flips = ids & ~_GID_BITS
+        k = np.zeros(ids.shape, np.int64)
+        left, right = np.zeros(ids.shape), np.zeros(ids.shape)
+        for gid in np.unique(base).tolist():
+            entry = table.get(gid)
+            if entry is None:
+                continue
+            at = base == gid
+            kind, lh, rh = entry
+            k[at] = kind
+            if kind == SLOPE:
+                flipped = at & ((flips & (FLIP_V | FLIP_D)) != 0)
+                if flipped.any():
+                    r, c = (int(v) for v in np.argwhere(flipped)[0])
+                    raise GridError(f"from_gids: tile at row {r}, col {c} is slope id {gid} flipped vertically or "
+                                    f"diagonally; slopes are floors here: flip it horizontally only")
+                mirrored = at & ((flips & FLIP_H) != 0)
+                left[at], right[at] = lh, rh
+                left[mirrored], right[mirrored] = rh, lh
+        return cls(k, ts, left, right, edges)
+
+    @classmethod
+    def from_ascii_marked(cls, text: str, markers, tile_size: int = 16, legend: dict | None = None,
+                          edges: Edges | None = None) -> AsciiMap:
+        """``from_ascii``, with marker characters (a spawn, an enemy, a crate) left as empty tiles and their
+        positions returned: an ``AsciiMap(grid, marks)``, ``marks`` mapping each marker character to its
+        ``[(col, row), ...]`` in reading order. ``markers``: the characters (a string), or True for every
+        character the legend does not know."""
+        if not isinstance(text, str):
+            raise GridError(f"from_ascii needs the map as a string, got {type(text).__name__}")
+        if markers is True:
+            table = dict(ASCII_LEGEND)
+            if legend:
+                table.update(legend)
+            markers = "".join(sorted({ch for ch in text if ch not in table and ch != "\n"}))
+        elif not isinstance(markers, str):
+            raise GridError(f"markers must be a string of marker characters (or True), got {markers!r}")
+        if "\n" in markers:
+            raise GridError("markers cannot include a newline")
+        lines = _trimmed(text)
+        marks: dict[str, list[tuple[int, int]]] = {ch: [] for ch in markers}
+        for r, line in enumerate(lines):
+            for c, ch in enumerate(line):
+                if ch in marks:
+                    marks[ch].append((c, r))
+        plain = "\n".join(line.translate({ord(ch): "." for ch in markers}) for line in lines)
+        return AsciiMap(cls.from_ascii(plain, tile_size, legend, edges), marks)
 
     # -- queries ---------------------------------------------------------------------------------------
     def kind_at(self, col: int, row: int) -> TileKind:
@@ -412,9 +491,8 @@ class TileGrid:
         r0, r1 = max(0, math.floor(y / ts)), min(self.rows - 1, math.ceil((y + h) / ts) - 1)
         for r in range(r0, r1 + 1):
             base = r * cols
-            for c in range(c0, c1 + 1):
-                if k[base + c] == SOLID:
-                    return True
+            if SOLID in k[base + c0:base + c1 + 1]:
+                return True
         return False
 
     def tiles_in(self, x: float, y: float, w: float, h: float):
@@ -458,6 +536,46 @@ class TileGrid:
 
     def __repr__(self) -> str:
         return f"TileGrid({self.rows} rows x {self.cols} cols, {self.tile_size} px tiles)"
+
+
+class AsciiMap(NamedTuple):
+    """``TileGrid.from_ascii_marked``'s answer: the grid, and where each marker character was."""
+
+    grid: TileGrid
+    marks: dict  # marker character -> [(col, row), ...] in reading order (rows top to bottom)
+
+
+def _trimmed(text: str) -> list[str]:
+    """The lines of an ASCII map without the blank lines before and after it."""
+    lines = text.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines
+
+
+def _gid_entry(gid, entry, ts: int) -> tuple[int, float, float]:
+    """A ``from_gids`` kinds value as ``(kind, left_px, right_px)``."""
+    if isinstance(entry, (tuple, list)):
+        if len(entry) == 3:
+            kind, lh, rh = entry
+            if kind != SLOPE:
+                raise GridError(f"from_gids: kinds[{gid}] = {entry!r}: a 3-tuple is (TileKind.SLOPE, left, right)")
+        elif len(entry) == 2:
+            lh, rh = entry
+        else:
+            raise GridError(f"from_gids: kinds[{gid}] = {entry!r}: give a TileKind or slope heights (left, right) px")
+        for name, v in (("left", lh), ("right", rh)):
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.number)) or not 0 <= v <= ts:
+                raise GridError(f"from_gids: kinds[{gid}]: slope {name} height {v!r} is not a number of px in 0..{ts}")
+        return SLOPE, float(lh), float(rh)
+    if isinstance(entry, bool) or not isinstance(entry, (int, np.integer)) or not EMPTY <= entry <= SLOPE:
+        raise GridError(f"from_gids: kinds[{gid}] = {entry!r}: use TileKind.EMPTY, SOLID, ONE_WAY, or (left, right) "
+                        f"heights for a slope")
+    if entry == SLOPE:
+        raise GridError(f"from_gids: kinds[{gid}] is a slope without heights; give (left, right) px, e.g. (0, {ts})")
+    return int(entry), 0.0, 0.0
 
 
 _LOG_LIMIT = 1 << 16  # edits remembered for changes_since

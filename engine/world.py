@@ -4,20 +4,23 @@ Step order (``World.step``):
 1. every body's previous position <- its current one (for render interpolation); an actor the engine
    did not leave where it is now (placed, teleported, resized, a platform or solid actor moved by hand, or
    a tile it overlaps edited with ``grid.set_tile``) and found inside solid geometry is moved to the
-   nearest free spot within reach (a tile, or half its size if larger), or reported squished; the same
-   for the walkers of each crowd, after them;
+   nearest free spot within reach (a tile, or half its size if larger), or reported squished (solid
+   actors first, then the others, with those a crate was moved onto); the same for the walkers of each
+   crowd, after them;
 2. platforms, in the order added: follow their path (in pieces of at most 4 px, corner to corner),
    carrying riders, pushing actors in the way (both with the same collision-aware passes as any move),
    reporting actors crushed against anything solid as squished (``_solids.py``); a crowd's walkers that
    could meet a platform or a solid actor this step take part as stand-in actors, after the actors;
 3. actors but bullets, in the order added (squished ones stay pinned this step): a Character runs the
    controller, a plain Actor falls; each moves Y then X against tiles, platforms and solid actors, then
-   lands or snaps to the ground; a solid actor then carries, pushes and squishes like a platform;
+   lands or snaps to the ground (an actor holding a rope waits for 5.; a Character with ``control``
+   off moves like a plain actor); one that ran into a pushable crate pushes it and walks on behind it;
+   a solid actor then carries, pushes and squishes like a platform;
    then each crowd, in the order added: its walkers the same way as one batch, then turn (``crowd.py``);
 4. bullets, in the order added: a swept move along the step's segment, stopped by tiles, platforms,
    solid actors and the first actor (or walker) they touch (``_bullets.py``);
-5. ropes, all at once: Verlet, nudged by the actors (then walkers) that moved, constraints, tiles
-   (``ropes.py``);
+5. ropes, all at once: Verlet, the held particles swung with their actors (moved through what blocks
+   them), nudged by the actors (then walkers) that moved, constraints, tiles (``ropes.py``);
 6. touches: for each actor that touches a group, the actors of that group it overlaps or ran into, with
    the side it came from (``_touches.py``); then the walkers that touch a group, the same way;
 7. triggers, in the order added, against actors in the order added (then walkers): enter / stay / exit.
@@ -36,9 +39,9 @@ import struct
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from . import _batch, _bullets, _check, _motion, _snapshot, _solids, _touches, queries
+from . import _batch, _bullets, _check, _motion, _runway, _snapshot, _solids, _touches, queries, sweep
 from ._spatial import SpatialHash
-from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Trigger, TriggerEvent
+from .bodies import NO_BUTTONS, Actor, ActorEvent, Buttons, Character, Contact, Trigger, TriggerEvent
 from .controller import control
 from .crowd import Crowd, Walker, _Stand
 from .feel import FeelConfig
@@ -48,6 +51,8 @@ from .ropes import Rope, _RopeSet
 from .tiles import TileGrid
 
 __all__ = ["StepResult", "World"]
+
+_new, _floor, _FLOOR = tuple.__new__, math.floor, (0, -1)  # (a runway's floor contact: see step)
 
 
 class StepResult(NamedTuple):
@@ -80,7 +85,7 @@ class World:
         self.platforms: list[Platform] = []
         self.triggers: list[Trigger] = []
         self._members: set = set()  # every actor, platform and trigger in this world (identity)
-        self._rope_set = _RopeSet()
+        self._rope_set = _RopeSet(self)
         self.ropes: list[Rope] = self._rope_set.ropes
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
         self._sensor_order: dict[Trigger, int] | None = None  # trigger -> index, rebuilt when triggers change
@@ -89,6 +94,8 @@ class World:
         self.steps = 0
         self._grid_tables = None  # the grid's arrays for crowds (_batch.Tables), built when first needed
         self._crates = False  # were there solid actors in the last step (walk() looks for ground on them)
+        self._st = None  # during the rope phase of a step: its _solids.Step (what blocks a rope's holders)
+        self._rest = (None, 0.0, 0.0, 0.0)  # (derived, fall.max_speed, vy, dy): a plain actor's fall from rest
 
     @staticmethod
     def _valid_feel(feel) -> FeelConfig:
@@ -158,6 +165,8 @@ class World:
             self._inside = {pair for pair in self._inside if pair[0] is not obj}
             self._sensor_order = None
         elif isinstance(obj, Actor):
+            if obj._hold is not None:
+                obj._hold.release(obj)  # (it falls, keeping its swing)
             if obj._world is self:
                 obj._world = None
             self._inside = {pair for pair in self._inside if pair[1] is not obj}
@@ -228,8 +237,9 @@ class World:
             else None
         if check:
             for a in check:
-                self._unstick(a, st)
-                space.move(a, a.x, a.y, a.w, a.h)
+                a._run = None  # (moved or resized by hand: its runway is looked for again)
+        if check and self._unstick_all(check, st):
+            stale = True  # a crate moved out of solid geometry: the walkers are checked too
         if crowds:  # walkers that could meet a platform or a solid actor this step: stand-in actors
             stands = []
             for crowd in crowds:
@@ -245,7 +255,34 @@ class World:
 
         jumped, landed, dropped = [], [], []
         events = st.events if st is not None else []
+        lean, top_speed = _runway.ENABLED, self.feel.fall.max_speed
+        # Runways (_runway.py): a plain actor on a flat stretch of tiles it found before, nothing solid
+        # near, gravity 1: its whole step in a few lines (the same numbers as the general path below)
+        fast = lean and (st is None or not st.crates)
+        if fast:
+            dt, ts = d.dt, grid.tile_size
+            rest = self._rest
+            if rest[0] is not d or rest[1] != top_speed:
+                fall = min(0.0 + d.fall_gravity * 1.0 * dt, top_speed)  # World._fall from rest, scale 1
+                rest = self._rest = (d, top_speed, fall, (0.0 + fall) * 0.5 * dt)
+            fall, dy = rest[2], rest[3]
         for a in actors:
+            run = a._run
+            if fast and run is not None and a.y == run[3] and a.ground is run[2] and a.on_ground and a.vy == 0.0 \
+                    and not a.squished and not a.bounce and a._gravity_scale == 1.0 and a._hold is None:
+                x, vx, y = a.x, a.vx, run[3]
+                dx = vx * dt
+                tx = x + dx if dx else x
+                x_min, x_max, dx_max = run[6], run[7], run[16]
+                if x_min <= x <= x_max and x_min <= tx <= x_max and -dx_max <= dx <= dx_max \
+                        and (run[21] == dy or _runway.falls_in(run, dy)) \
+                        and not (platforms and _runway.near(platforms, x, tx, y, run[4], run[5], run[11])):
+                    a.contacts = [_new(Contact, (_FLOOR, run[8], None, (_floor((x + run[17]) / ts), run[9]), vx, fall))]
+                    a.vy = 0.0
+                    a.x = tx
+                    a._clear = (tx, y, run[4], run[5])
+                    moved[a] = None
+                    continue
             if a.squished:  # pinned: crushed this step
                 a.contacts = []
                 continue
@@ -253,14 +290,22 @@ class World:
                 raise ValueError(f"{a!r} has velocity vx={a.vx!r} vy={a.vy!r}; velocities must be finite px/s")
             if a.bullet:
                 continue  # moved after everything else (4.)
-            was_grounded = a.on_ground
-            blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
-            x0, y0 = a.x, a.y
-            if isinstance(a, Character):
+            is_character = own_move = isinstance(a, Character)  # (own_move: never a runway, control or not)
+            if is_character:
                 if by_actor:
                     buttons = inputs.get(a, NO_BUTTONS)
                 else:
                     buttons = inputs if inputs is not None else NO_BUTTONS
+                if a._hold is not None or not a.control:
+                    a.held = buttons  # (read by a rope it holds; no press is saved for later)
+                    is_character = False
+            if a._hold is not None:
+                a.contacts = []  # swung by its rope (5.)
+                continue
+            was_grounded = a.on_ground
+            blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
+            x0, y0 = a.x, a.y
+            if is_character:
                 if a._feel is None:
                     did_jump, did_land, did_drop = control(a, buttons, self.feel, d, grid, blockers)
                 else:  # its own feel, at the world's step rate
@@ -272,8 +317,10 @@ class World:
                     landed.append(a)
                 if did_drop:
                     dropped.append(a)
-            else:
+            elif a.solid or own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
                 self._move_plain(a, d, blockers)
+            if st is not None and st.crates and a.contacts:
+                self._push_crates(a, x0, st)
             if a.solid:
                 _solids.follow(st, a, x0, y0)
             a._clear = (a.x, a.y, a.w, a.h)
@@ -292,10 +339,12 @@ class World:
             if events:  # (a stand-in's events are its walker's)
                 events[:] = [e._replace(actor=e.actor.walker) if e.actor.__class__ is _Stand else e for e in events]
 
+        self._st = st  # (what the ropes' holders are blocked by)
         if bullets:
             self._fly(bullets, st)
         if self.ropes:
-            self._rope_set.step(grid, actors, d, crowds)
+            self._rope_set.step(grid, actors, d, crowds, self._swing_to)
+            self._st = None
         if touchers or crowds:
             touches = _touches.find(touchers, actors, space, _solids.FEW, crowds)
         else:
@@ -312,6 +361,8 @@ class World:
         for a in self.actors:
             if a.touches:
                 touchers.append(a)
+            if a.solid or a.bullet:
+                a._run = None  # (never on a runway: see _runway.py)
             if a.solid:
                 if a.bullet:
                     raise ValueError(f"{a!r} is both solid and a bullet; an actor is one or the other")
@@ -326,12 +377,70 @@ class World:
             solids = self.platforms  # (no solid actors: the fast path)
         return solids, bullets, touchers, moved
 
-    def _note(self, a: Actor, was_grounded: bool, events: list) -> None:
-        """The events of an actor's own move: walls and ceilings it ran into, and a landing."""
+    def _push_crates(self, a: Actor, x0: float, st) -> None:
+        """An actor whose own move ran into the side of a pushable crate pushes it the rest of the way (times
+        ``1 - friction``), then walks on behind it at that speed; a crate pushes the next pushable one."""
+        for k, c in enumerate(a.contacts):
+            crate = c.other
+            if not c.normal[0] or not getattr(crate, "pushable", False) or crate is a or crate.squished:
+                continue
+            dt = self._derived.dt
+            keep = 1.0 - crate.friction
+            rest = (c.vx * dt - (a.x - x0)) * keep  # px: what the wall took from this step's move, times keep
+            if rest * c.normal[0] >= 0.0 or not keep:
+                continue  # (moving away from it, or a crate that cannot move)
+            moved = self._shove(crate, rest, st, 0)
+            if moved:
+                bx = a.x
+                solids = st.around(a, dt)
+                hit = _motion.move_x(self.grid, solids, a, a.x + moved)
+                a.vx = c.vx if hit is None or hit.other is crate else 0.0  # (its run, slowed by the crate)
+                if a.x != bx:
+                    a.contacts[k] = c._replace(vx=c.vx)
+            return
+
+    def _shove(self, crate: Actor, dx: float, st, depth: int) -> float:
+        """Move a pushed crate ``dx`` px across through what blocks it (pushing the pushable crate beyond in
+        turn), carrying its riders; returns how far it went."""
+        x0, y0 = crate.x, crate.y
+        target = x0 + dx
+        pad = abs(dx) + self.grid.tile_size
+        box = (crate.x - pad, crate.y - pad, crate.w + 2.0 * pad, crate.h + 2.0 * pad)
+        hit = _motion.move_x(self.grid, st.blockers(crate, *box), crate, target)
+        beyond = hit.other if hit is not None else None
+        if beyond is not None and beyond.pushable and not beyond.squished and depth < 8:
+            left = (target - crate.x) * (1.0 - beyond.friction)
+            if left * dx > 0.0 and self._shove(beyond, left, st, depth + 1):
+                _motion.move_x(self.grid, st.blockers(crate, *box), crate, crate.x + left)  # (up to it)
+        moved = crate.x - x0
+        if moved:
+            _solids.follow(st, crate, x0, y0)
+            crate._clear = (crate.x, crate.y, crate.w, crate.h)
+        return moved
+
+    def _swing_to(self, a: Actor, x: float, y: float) -> tuple[float, float]:
+        """Move an actor held by a rope toward ``x, y`` through tiles, platforms and solid actors (the Y
+        pass, then the X pass); it hangs: never on the ground. Returns where it ended."""
+        st = self._st
+        solids = st.around(a, self._derived.dt) if st is not None and st.crates else self.platforms
+        vx, vy = a.vx, a.vy
+        a.vx, a.vy = (x - a.x) / self._derived.dt, (y - a.y) / self._derived.dt  # (what contacts report)
+        _motion.move(self.grid, solids, a, x - a.x, y - a.y, False)
+        a.vx, a.vy = vx, vy
+        a.on_ground, a.ground = False, None
+        a._clear = (a.x, a.y, a.w, a.h)
+        self._hash.pending[a] = None
+        return a.x, a.y
+
+    def _note(self, a: Actor, was_grounded: bool, events: list, target=None) -> None:
+        """The events of an actor's own move: walls and ceilings it ran into, and a landing; for a bullet,
+        the actor (or walker) ``target`` it stopped at, a "hit"."""
         landed = a.on_ground and not was_grounded
         for c in a.contacts:
             n = c.normal
-            if n[1] < 0:
+            if target is not None and c.other is target and c.kind == "actor":
+                events.append(ActorEvent("hit", a, n, None, target, c.vx, c.vy))
+            elif n[1] < 0:
                 if landed:
                     events.append(ActorEvent("landed", a, n, c.tile, c.other, c.vx, c.vy))
                     landed = False
@@ -346,6 +455,8 @@ class World:
     def _fly(self, bullets, st) -> None:
         """Move every bullet, swept (``_bullets.py``)."""
         d, grid, events = self._derived, self.grid, st.events
+        reach = 2.0 * grid.tile_size  # px: targets that moved at most this far this step are found near the path
+        fast, rank = None, None  # the bodies that moved further (found once a step, when a bullet looks)
         for b in bullets:
             if b.squished:
                 continue
@@ -354,12 +465,29 @@ class World:
             dx = b.vx * d.dt
             x, y = min(b.x, b.x + dx), min(b.y, b.y + dy)
             solids = st.blockers(b, x - 1.0, y - 1.0, b.w + abs(dx) + 2.0, b.h + abs(dy) + 2.0)
-            targets = _bullets.targets(self._near_bodies(st), b, dx, dy, 2.0 * grid.tile_size) if b.touches else ()
-            _bullets.fly(grid, solids, targets, b, dx, dy, d.fall_gravity * b._gravity_scale * d.dt)
+            if b.touches:
+                if fast is None:
+                    fast = self._fast_bodies(reach)
+                    rank = self._body_rank() if fast else None
+                targets = _bullets.targets(self._near_bodies(st), b, dx, dy, reach, fast, rank)
+            else:
+                targets = ()
+            hit = _bullets.fly(grid, solids, targets, b, dx, dy, d.fall_gravity * b._gravity_scale * d.dt)
             b._clear = (b.x, b.y, b.w, b.h)
             st.space.pending[b] = None
+            if fast is not None and (abs(b.x - b.prev_x) > reach or abs(b.y - b.prev_y) > reach):
+                fast.append(b)  # (a later bullet may meet this one)
+                rank = rank or self._body_rank()
             if b.contacts or (b.on_ground and not was_grounded):
-                self._note(b, was_grounded, events)
+                self._note(b, was_grounded, events, None if hit is None else hit[0])
+
+    def _fast_bodies(self, reach: float) -> list:
+        """The actors and walkers that moved more than ``reach`` px along an axis this step (so far): a
+        bullet's targets are gathered near its path, and these wherever they are."""
+        out = [a for a in self.actors if not a.bullet and (abs(a.x - a.prev_x) > reach or abs(a.y - a.prev_y) > reach)]
+        for crowd in self.crowds:
+            out += crowd._fast(reach)
+        return out
 
     def _near_bodies(self, st):
         """``st.near``, and then the crowds' walkers in the box (what a bullet may hit)."""
@@ -398,18 +526,52 @@ class World:
         changes = grid.changes_since(self._tiles_seen) if grid is self._tiles_grid else None
         if changes is None:
             for a in self.actors:
-                a._clear = None
+                a._clear = a._run = None
         else:
             ts, query = grid.tile_size, self._hash.query
-            for col, row in dict.fromkeys(changes):
+            changes = list(dict.fromkeys(changes))
+            for col, row in changes:
                 x, y = col * ts, row * ts
                 for a in query(x, y, ts, ts):
                     if isinstance(a, Actor) and overlaps(x, y, ts, ts, a.x, a.y, a.w, a.h):
                         a._clear = None
+            for a in self.actors:  # (a runway read from an edited tile is looked for again)
+                if a._run is not None and _runway.edited(a._run, changes):
+                    a._run = None
         for crowd in self.crowds:
             crowd._recheck(grid, changes)
         self._tiles_grid, self._tiles_seen = grid, grid.version
 
+
+    def _unstick_all(self, check: list, st) -> bool:
+        """``_unstick`` the actors in ``check``: the solid ones first (in the order added), then the others,
+        with every actor a crate was moved onto (so none is left inside a crate, whatever the add order).
+        Returns True when a crate moved."""
+        space = self._hash
+        rest = [a for a in check if not a.solid]
+        moved = False
+        if len(rest) != len(check):
+            listed = set(rest)
+            for a in check:
+                if not a.solid:
+                    continue
+                x, y = a.x, a.y
+                self._unstick(a, st)
+                space.move(a, a.x, a.y, a.w, a.h)
+                if (a.x, a.y) == (x, y):
+                    continue
+                moved = True
+                for b in st.near(a.x, a.y, a.w, a.h):
+                    if b not in listed and not b.solid and overlaps(a.x, a.y, a.w, a.h, b.x, b.y, b.w, b.h):
+                        rest.append(b)
+                        listed.add(b)
+            if moved:
+                order = {b: i for i, b in enumerate(self.actors)}
+                rest.sort(key=order.__getitem__)
+        for a in rest:
+            self._unstick(a, st)
+            space.move(a, a.x, a.y, a.w, a.h)
+        return moved
 
     def _unstick(self, a: Actor, st) -> None:
         """An actor the engine did not leave where it is: check its numbers, then move it out of solid
@@ -462,7 +624,12 @@ class World:
         reach = 2.0 * grid.tile_size if reach is None else _check.size("settle", "reach", reach, zero=True)
         st = _solids.Step(grid, self.actors, self.platforms, self._roles()[0], self._hash)
         pad = reach + actor.w + actor.h + grid.tile_size
-        platforms = st.blockers(actor, actor.x - pad, actor.y - pad, actor.w + 2.0 * pad, actor.h + 2.0 * pad)
+        box = (actor.x - pad, actor.y - pad, actor.w + 2.0 * pad, actor.h + 2.0 * pad)
+        platforms = st.blockers(actor, *box)
+        if actor.solid:  # a crate is moved out of the other actors too, and lands on them, never inside one
+            others = [o for o in st.near(*box) if o is not actor and not o.solid and overlaps(*box, o.x, o.y, o.w, o.h)]
+            if others:
+                platforms = list(platforms) + others
         if not _motion.depenetrate(grid, platforms, actor, reach):
             return False
         feet = actor.y + actor.h
@@ -503,6 +670,13 @@ class World:
         """The first tile, wall, platform (or, with ``actors``, actor) the segment enters, or None."""
         return queries.raycast(self, x0, y0, x1, y1, actors, ignore)
 
+    def sweep(self, box, dx: float, dy: float, touches: int = 0, ignore=None) -> sweep.SweepHit | None:
+        """The first tile, wall, platform or solid actor (or, with ``touches``, actor of those groups) the
+        box would meet moving by (dx, dy) px, as a SweepHit (fraction, where it stops, normal, kind, tile,
+        other), or None; nothing moves (``engine/sweep.py``). ``box``: an Actor (skips itself), a Rect or
+        (x, y, w, h); ``ignore``: bodies to skip."""
+        return sweep.sweep(self, box, dx, dy, touches, ignore)
+
     # -- triggers --------------------------------------------------------------------------------------
     def _sync_triggers(self) -> None:
         """Re-index the triggers when any trigger's box was changed (``Trigger.moves``)."""
@@ -521,13 +695,18 @@ class World:
         sensed = 0  # the groups some trigger reports: other actors are skipped at once
         for t in self.triggers:
             sensed |= t.senses
+        triggers = self.triggers
+        few = len(triggers) <= _solids.FEW  # (then testing each costs less than asking the hash)
         for a in self.actors:
-            if not a.group & sensed:
+            group = a.group
+            if not group & sensed:
                 continue
             ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            for t in near(ax, ay, aw, ah):
-                if isinstance(t, Trigger) and t.senses & a.group and overlaps(ax, ay, aw, ah, t.x, t.y, t.w, t.h):
-                    now.add((t, a))
+            for t in triggers if few else near(ax, ay, aw, ah):
+                if (few or isinstance(t, Trigger)) and t.senses & group:
+                    tx, ty, tw, th = t._box
+                    if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps, inline)
+                        now.add((t, a))
         for crowd in self.crowds:
             now.update(crowd._sense(self.triggers))
         before = self._inside
@@ -537,8 +716,10 @@ class World:
         order = self._sensor_order
         if order is None:
             order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
-        rank = self._body_rank()
-        pairs = sorted(now | before, key=lambda p: (order[p[0]], rank(p[1])))
+        pairs = now | before
+        if len(pairs) > 1:
+            rank = self._body_rank()
+            pairs = sorted(pairs, key=lambda p: (order[p[0]], rank(p[1])))
         events = []
         for pair in pairs:
             if pair in now:
@@ -615,20 +796,20 @@ class World:
             g = a.ground
             h.update(type(a).__name__.encode())
             h.update(pack("<7d2?", a.x, a.y, a.w, a.h, a.vx, a.vy, a._gravity_scale, a.on_ground, a.snap))
-            h.update(pack("<2?d2Q", a.solid, a.bullet, a.bounce, a.group, a.touches))
+            h.update(pack("<2?d2Q?d", a.solid, a.bullet, a.bounce, a.group, a.touches, a.pushable, a.friction))
             h.update(pack("<2q", which(a.drop_platform), -3 if g is None else which(g.platform)))
             if g is not None:
                 h.update(pack("<?", g.one_way))
                 h.update(g.kind.encode())
             if isinstance(a, Character):
                 since = -1 if a.since_press is None else a.since_press
-                h.update(pack("<4q?", a.facing, a.air_steps, since, a.drop_left, a.jumping))
+                h.update(pack("<4q2?", a.facing, a.air_steps, since, a.drop_left, a.jumping, a.control))
                 h.update(pack("<5?", *a.held))
                 if a._feel is not None:
                     h.update(repr(a._feel).encode())
         for p in self.platforms:
             path = p.path
-            h.update(pack("<9d?", p.x, p.y, p.w, p.h, *p.state()[2:], p.one_way))
+            h.update(pack("<16d?", p.x, p.y, p.w, p.h, *p.state()[2:], p.one_way))
             h.update(pack("<2d", path.speed, path.wait))
             h.update(path.mode.encode())
             h.update(pack(f"<{2 * len(path.points)}d", *(v for pt in path.points for v in pt)))
@@ -638,7 +819,7 @@ class World:
             h.update(bytes(1 if (t, a) in self._inside else 0 for a in self.actors))
             inside = sorted(rank(w) for t2, w in self._inside if t2 is t and w.__class__ is Walker)
             h.update(pack(f"<{2 * len(inside)}q", *(v for pair in inside for v in pair)))
-        self._rope_set.digest(h)
+        self._rope_set.digest(h, self.grid)
         for crowd in self.crowds:
             crowd._digest(h, which)
         return h.hexdigest()

@@ -1,8 +1,9 @@
-"""Actors meeting, in about 150 lines: walkers to stomp, a crate to push and stand on, blocks to break with
-your head, a turret's bullets, a vine. Everything a hit means is read from the step's results as data
-(engine/README.md, "Actors that meet"); the game decides what it does.
+"""Actors meeting, in about 170 lines: walkers to stomp, a pushable crate to shove and stand on, blocks to
+break with your head, a turret's bullets, a vine to swing on. Everything a hit means is read from the step's
+results as data (engine/README.md, "Actors that meet"); the game decides what it does.
 
-Run:  python examples/actors.py        (arrows move, Space jumps, walk into the crate to push it, Esc quits)
+Run:  python examples/actors.py   (arrows move, Space jumps, walk into the crate to push it, jump to the vine
+and hold Up to grab it: Left / Right swing, Up / Down climb, Space lets go; Esc quits)
 """
 
 import sys
@@ -46,11 +47,11 @@ class Game:
                         for (c, r), ch in marks.items() if ch == "W"]
         for walker in self.walkers:
             walker.vx = WALK
-        self.crate = self.world.add(Actor(*spot["C"], 16, 16, solid=True, name="crate"))
+        self.crate = self.world.add(Actor(*spot["C"], 16, 16, solid=True, pushable=True, name="crate"))
         self.turret = (spot["T"][0] + ts, spot["T"][1] + ts // 2)  # the muzzle: right of the turret's tile
         self.vine = self.world.add(Rope(spot["V"][0] + ts / 2, ts, RopeConfig(segments=11)))
         self.bullets: list[Actor] = []
-        self.broken = self.stomps = self.deaths = self.stopped = self.safe = 0  # safe: steps left unhurt
+        self.broken = self.stomps = self.deaths = self.stopped = self.safe = self.swings = 0  # safe: steps unhurt
 
     def step(self, buttons: Buttons) -> None:
         world, hero = self.world, self.hero
@@ -58,9 +59,8 @@ class Game:
             shot = world.add(Actor(*self.turret, 3, 3, bullet=True, gravity=False, group=SHOT, name="shot"))
             shot.vx = SHOT_SPEED
             self.bullets.append(shot)
-        push = hero.wall is not None and hero.wall.other is self.crate and (buttons.left or buttons.right)
-        self.crate.vx = -hero.wall.normal[0] * WALK if push else 0.0  # walking into the crate pushes it
-        result = world.step(buttons)
+        self.grab(buttons)
+        result = world.step(buttons)  # (walking into the pushable crate pushes it: the engine does that)
         for e in result.events:
             if e.actor is hero and e.kind == "ceiling" and e.tile in self.breakable:
                 world.grid.set_tile(*e.tile, TileKind.EMPTY)  # a head bump breaks the block
@@ -84,6 +84,20 @@ class Game:
         if hero in result.squished or hero.y > world.grid.height:
             self.die()
 
+    def grab(self, buttons: Buttons) -> None:
+        """Up grabs the vine where the hero's hands touch it; a jump press lets go, with a hop."""
+        hero, vine = self.hero, self.vine
+        if hero.holding is vine:
+            if buttons.jump and not hero.held.jump:
+                vine.release(hero)  # it flies on with the swing's velocity
+                hero.vy = min(hero.vy, -0.6 * self.world.feel.derived.takeoff_speed)
+            return
+        i = vine.nearest(hero.x + hero.w / 2, hero.y)
+        x, y = vine.points[i]
+        if buttons.up and i and hero.x <= x <= hero.x + hero.w and hero.y - 4 <= y <= hero.y + hero.h:
+            vine.attach(hero, i)
+            self.swings += 1
+
     def drop(self, shot: Actor) -> None:
         self.bullets.remove(shot)
         self.world.remove(shot)
@@ -99,9 +113,9 @@ def patrol(world: World, walker: Actor) -> None:
     if walker.wall is not None:
         walker.vx = walker.wall.normal[0] * WALK  # away from what stopped it (its vx is 0 now)
     elif walker.on_ground:
-        ahead = walker.x + walker.w + 1.0 if walker.vx > 0 else walker.x - 1.0
+        ahead = walker.x + walker.w + 1.0 if walker.vx > 0 else walker.x - 2.0
         feet = walker.y + walker.h
-        if world.raycast(ahead, feet - 1.0, ahead, feet + walker.h / 2) is None:  # nothing to stand on
+        if world.sweep((ahead, feet - 1.0, 1.0, 1.0), 0.0, walker.h / 2) is None:  # a dry run: nothing below
             walker.vx = -walker.vx
 
 
@@ -139,7 +153,8 @@ def main(max_frames: int | None = None) -> None:
         for _ in range(clock.advance(timer.tick(144) / 1000)):
             game.step(buttons)
         draw(screen, game, clock.alpha)
-        pygame.display.set_caption(f"broken {game.broken}  stomps {game.stomps}  deaths {game.deaths}")
+        pygame.display.set_caption(f"broken {game.broken}  stomps {game.stomps}  swings {game.swings}  "
+                                   f"deaths {game.deaths}")
         pygame.display.flip()
     pygame.quit()
 

@@ -1,7 +1,8 @@
 """``python -m game``: argument handling, the headless runner, and the hand-off to the windowed game.
 
     python -m game --headless --level LEVEL.tmx --inputs SCRIPT.txt [--feel FEEL.toml] [--trace TRACE.csv]
-    python -m game check [LEVEL ...] [--feel FILE] [--budget SECONDS] [--routes DIR] [--json]   (game/guard/check.py)
+    python -m game check [LEVEL ...] [--feel FILE] [--budget STATES] [--coins] [--routes DIR] [--json] ...
+                                                                                     (game/guard/check.py)
 
 The exact contract (flags, JSON, trace columns, exit codes) is in ``docs/headless.md``.
 Every error is one line on stderr, ``error: ...``, naming the file and the thing, with exit code 2
@@ -70,14 +71,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_check_parser() -> argparse.ArgumentParser:
+    from game.guard.route import DEFAULT_STATES, SAFETY_SECONDS
+
     p = _Parser(prog="python -m game check",
-                description="Search each level for a route to the goal and to every coin under a feel, on the "
-                            "real game. Exit 0: every goal reached; 1: one was not; 2: bad input.")
+                description="Can each level be finished under a feel, on the real game? Known routes first "
+                            "(one simulation each), then a search. Exit 0: every level finished; 1: one is "
+                            "impossible; 3: one is unknown (budget spent) and none impossible; 2: bad input.")
     p.add_argument("levels", nargs="*", metavar="LEVEL", help="maps or folders of maps (default: levels/)")
     p.add_argument("--feel", metavar="FILE", help="feel file; keys it names override the defaults")
-    p.add_argument("--budget", type=_positive_seconds, default=20.0, metavar="SECONDS",
-                   help="search time per level (default 20)")
-    p.add_argument("--routes", metavar="DIR", help="write each route found as an input script DIR/LEVEL.txt")
+    p.add_argument("--budget", type=_positive_int, default=DEFAULT_STATES, metavar="STATES",
+                   help=f"search states per level (default {DEFAULT_STATES}): the same verdict on any machine")
+    p.add_argument("--coins", action="store_true", help="after the goal, search for every coin too")
+    p.add_argument("--lint", action="store_true", help="only check the maps: every problem of every map, one line "
+                                                       "each; exit 2 if any")
+    p.add_argument("--fresh", action="store_true", help="search only: do not try the known routes first")
+    p.add_argument("--jobs", type=_positive_int, metavar="N", help="levels checked at once (default: the cores)")
+    p.add_argument("--time-cap", type=_positive_seconds, default=SAFETY_SECONDS, metavar="SECONDS",
+                   help=f"safety cap per level (default {SAFETY_SECONDS:g}); a search stopped by it is 'unknown'")
+    p.add_argument("--routes", metavar="DIR", help="write each route found as an input script DIR/LEVEL.txt "
+                                                   "(and try it first next time)")
     p.add_argument("--json", action="store_true", help="print one JSON line instead of text")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     return p
@@ -145,10 +157,24 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from game.guard.check import run_check
+    from game.guard.check import run_check, run_lint
 
+    if args.lint:
+        return run_lint(args.levels)
     return run_check(args.levels, _load_feel(args.feel), args.feel or "the default feel", args.budget,
-                     args.routes, args.json)
+                     args.routes, args.json, coins=args.coins, fresh=args.fresh, jobs=args.jobs,
+                     seconds=args.time_cap, feel_path=args.feel)
+
+
+def _script_feel(script_path, script):
+    """The FeelConfig a script's ``feel PATH`` header names, or None without one."""
+    from engine import FeelConfig
+    from game.files.inputscript import DEFAULT_FEEL, script_feel
+
+    named = script_feel(script_path, script)
+    if named is None:
+        return None
+    return FeelConfig() if named == DEFAULT_FEEL else _load_feel(str(named))
 
 
 def _load_feel(path: str | None):
@@ -180,7 +206,8 @@ def _headless(args: argparse.Namespace, feel) -> int:
     script = args.inputs or args.replay
     if not script:
         raise CliError("--headless needs --inputs SCRIPT.txt (or --replay SCRIPT.txt)")
-    summary = run_headless(args.level, script, feel, trace=args.trace, record=args.record)
+    # without --feel: the script's own `feel` header, when it has one (run_headless reads it)
+    summary = run_headless(args.level, script, feel if args.feel else None, trace=args.trace, record=args.record)
     print(json.dumps(summary))
     return 0
 
@@ -189,6 +216,7 @@ def run_headless(level_path: str | Path | None, script_path: str | Path, feel=No
                  trace: str | Path | None = None, record: str | Path | None = None) -> dict:
     """Play ``level_path`` with the input script ``script_path``; returns the JSON summary dict.
     ``level_path`` None: the level the script's ``level NAME`` header names (see :func:`resolve_script`).
+    ``feel`` None: the feel the script's ``feel PATH`` header names, else the defaults.
 
     Stops when the script ends or the goal is reached. The trace and the recording are written whole or
     not at all (a full disk is a CliError naming the file). Raises LevelError / ScriptError /
@@ -200,7 +228,9 @@ def run_headless(level_path: str | Path | None, script_path: str | Path, feel=No
     from game.files.userfiles import FileProblem, atomic_output, write_atomic
 
     level_path, script = resolve_script(level_path, script_path)
-    level = load_level(level_path)
+    if feel is None:
+        feel = _script_feel(script_path, script)
+    level = load_level(level_path, goal=True)
     session = Session(level, feel)
     played = []
     try:
@@ -257,11 +287,20 @@ def _window(args: argparse.Namespace, feel) -> int:
     and report a problem as the same one line as headless, before a window opens."""
     level = args.level
     if args.replay:
-        level, _script = resolve_script(args.level, args.replay)
+        level, script = resolve_script(args.level, args.replay)
+        if not args.feel:  # the replay's own `feel` header: play it under the feel it was made with
+            from game.files.inputscript import DEFAULT_FEEL, script_feel
+
+            named = script_feel(args.replay, script)
+            if named == DEFAULT_FEEL:
+                args.default_feel = True
+            elif named is not None:
+                args.feel = str(named)
+                _load_feel(args.feel)
     if level:
         from game.files.levelfile import load_level
 
-        load_level(level)
+        load_level(level, goal=True)
         args.level = str(level)
     if args.record:
         _check_writable(Path(args.record), "recording")

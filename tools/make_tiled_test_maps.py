@@ -17,7 +17,7 @@ variants. Runs headless (``QT_QPA_PLATFORM=offscreen``). The maps:
 * ``third_party``: shaped like a map made for another game -- 32 px tiles, embedded tileset without our
   properties, no spawn, layers and objects of its own classes, every property type, group and image
   layers, ellipses, polygons, text, tint and parallax. Must give the documented one-line "has no spawn".
-* ``third_party_spawned``: the same as a designer adapts it -- a spawn added, and its classes 'Trigger' and
+* ``third_party_spawned``: the same as a designer adapts it -- a spawn and a goal added, and its classes 'Trigger' and
   'Enemy' (which the game reports as a misspelt 'trigger' and 'enemy') renamed 'Region' and 'Monster': it
   loads and plays (nothing collides).
 """
@@ -173,7 +173,8 @@ def third_party(spawn: bool) -> str:
         gids[(rows - 1) * cols + c] = 1
         gids[(rows - 2) * cols + c] = 2 if c % 7 else 3
     bg = [4 if (r + c) % 9 == 0 else 0 for r in range(rows) for c in range(cols)]
-    spawn_xml = '<object id="20" name="hero" type="spawn" x="64" y="416"><point/></object>' if spawn else ""
+    spawn_xml = ('<object id="20" name="hero" type="spawn" x="64" y="416"><point/></object>\n  '
+                 '<object id="21" name="exit" type="goal" x="1216" y="352" width="32" height="64"/>') if spawn else ""
     return f"""<?xml version="1.0" encoding="UTF-8"?>
 <map version="1.8" tiledversion="1.8.2" orientation="orthogonal" renderorder="left-up" width="{cols}"
  height="{rows}" tilewidth="32" tileheight="32" infinite="0" backgroundcolor="#ff203040" nextlayerid="9"

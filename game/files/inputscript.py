@@ -7,9 +7,11 @@
     10 -
 
 One instruction per line: hold BUTTONS for COUNT fixed steps. BUTTONS is ``-`` (nothing) or names
-joined by ``+`` from ``left right up down jump``. Blank lines and ``#`` comments are ignored. An optional
-header line ``level NAME.tmx`` before the first step names the level the script plays (``--record``
-writes it; ``--replay`` uses it). The format is documented in ``docs/headless.md``.
+joined by ``+`` from ``left right up down jump``. Blank lines and ``#`` comments are ignored. Optional
+header lines before the first step: ``level NAME.tmx`` names the level the script plays (``--record``
+writes it; ``--replay`` uses it); ``feel PATH`` names the feel file it was made under (a path relative to
+the script's folder, or ``default`` for the built-in defaults; ``python -m game check --routes`` writes
+it, and a run without ``--feel`` uses it). The format is documented in ``docs/headless.md``.
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from engine import Buttons
 from .userfiles import CliError, FileProblem, read_text, shown
 
 __all__ = ["ScriptError", "Script", "BUTTON_NAMES", "MAX_STEPS", "MAX_SCRIPT_BYTES", "parse", "parse_script",
-           "read_script", "resolve_script", "format_script", "buttons_word"]
+           "read_script", "resolve_script", "script_feel", "format_script", "buttons_word", "DEFAULT_FEEL"]
 
 BUTTON_NAMES = ("left", "right", "up", "down", "jump")
 MAX_STEPS = 1_000_000  # about 4.6 hours at 60 Hz; longer scripts are certainly a mistake
 MAX_SCRIPT_BYTES = 16 << 20  # a script file is read only up to this size (1,000,000 one-step lines fit)
 HEADER = "level"  # the header line's keyword: ``level 01_first_steps.tmx``
+FEEL_HEADER = "feel"  # ``feel ../presets/floaty.toml`` (relative to the script's folder) or ``feel default``
+DEFAULT_FEEL = "default"  # the feel header's word for the built-in defaults
 
 
 class ScriptError(Exception):
@@ -50,6 +54,8 @@ class Script(NamedTuple):
     level: str | None  # the level file name from the ``level NAME`` header, None without one
     level_line: int  # the header's line number (0 without one), for messages about it
     steps: list[Buttons]  # one per fixed step
+    feel: str | None = None  # the ``feel PATH`` header as written (``default``: the built-in defaults)
+    feel_line: int = 0
 
 
 def parse(text: str, source: str = "<script>") -> Script:
@@ -57,6 +63,7 @@ def parse(text: str, source: str = "<script>") -> Script:
     and the (escaped, shortened) bad word."""
     steps: list[Buttons] = []
     level, level_line = None, 0
+    feel, feel_line = None, 0
     for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         code = line.split("#", 1)[0]
         words = code.split()
@@ -72,6 +79,15 @@ def parse(text: str, source: str = "<script>") -> Script:
                 raise fail(f"the '{HEADER} NAME.tmx' header must come once, before the first step")
             level, level_line = _level_name(code, fail), number
             continue
+        if count_word == FEEL_HEADER:
+            if feel is not None or steps:
+                raise fail(f"the '{FEEL_HEADER} PATH' header must come once, before the first step")
+            feel = code.split(None, 1)[1].strip() if len(words) > 1 else ""
+            if not feel or not feel.isprintable():
+                raise fail(f"the header needs the feel file's path, e.g. '{FEEL_HEADER} ../presets/tight.toml', "
+                           f"or '{FEEL_HEADER} {DEFAULT_FEEL}'")
+            feel_line = number
+            continue
         if not (count_word.isascii() and count_word.isdigit()) or not count_word.lstrip("0"):
             raise fail(f"bad count {shown(count_word)}; expected 'COUNT BUTTONS' with COUNT a positive whole "
                        "number of steps, e.g. '30 right+jump'")
@@ -86,7 +102,7 @@ def parse(text: str, source: str = "<script>") -> Script:
         if len(digits) > len(str(MAX_STEPS)) or len(steps) + int(digits) > MAX_STEPS:
             raise fail(f"the script is longer than {MAX_STEPS} steps")
         steps.extend([_buttons(names)] * int(digits))
-    return Script(level, level_line, steps)
+    return Script(level, level_line, steps, feel, feel_line)
 
 
 def _level_name(code: str, fail) -> str:
@@ -139,6 +155,23 @@ def resolve_script(level: str | Path | None, script_path: str | Path):
                    "give --level LEVEL.tmx")
 
 
+def script_feel(script_path: str | Path, script: Script) -> Path | str | None:
+    """The feel the script's ``feel`` header names: ``DEFAULT_FEEL`` for the built-in defaults, else the file
+    (relative paths against the script's folder); None without a header. Raises CliError when the file is
+    not there."""
+    if script.feel is None:
+        return None
+    if script.feel == DEFAULT_FEEL:
+        return DEFAULT_FEEL
+    path = Path(script.feel)
+    if not path.is_absolute():
+        path = Path(script_path).parent / path
+    if not os.path.isfile(path):
+        raise CliError(f"{script_path}: line {script.feel_line}: feel file {shown(script.feel)} not found (looked "
+                       f"for {path}); give --feel FILE")
+    return path
+
+
 def _parse_buttons(word: str, fail) -> frozenset:
     if word == "-":
         return frozenset()
@@ -163,10 +196,13 @@ def buttons_word(buttons: Buttons) -> str:
     return "+".join(names) if names else "-"
 
 
-def format_script(steps: list[Buttons], level: str | None = None) -> str:
+def format_script(steps: list[Buttons], level: str | None = None, feel: str | None = None) -> str:
     """Run-length encode steps into the script format (``parse_script(format_script(s)) == s``), after a
-    ``level NAME`` header line when ``level`` (a map's file name) is given."""
+    ``level NAME`` header line when ``level`` (a map's file name) is given and a ``feel PATH`` line when
+    ``feel`` is."""
     lines: list[str] = [f"{HEADER} {level}"] if level else []
+    if feel:
+        lines.append(f"{FEEL_HEADER} {feel}")
     run_word, run = None, 0
     for buttons in steps:
         word = buttons_word(buttons)

@@ -28,6 +28,7 @@ from xml.etree import ElementTree as ET
 import numpy as np
 
 from .levelkinds import (
+    PLAYER_BOX,
     KIND_BY_NAME,
     KINDS,
     LIMITS,
@@ -45,7 +46,7 @@ from .levelkinds import (
 )
 from .userfiles import FileProblem, read_bytes, shown
 
-__all__ = [
+__all__ = ["lint_level",
     "LevelError", "Area", "PlatformSpec", "EnemySpec", "TurretSpec", "SpringSpec", "CrumbleSpec",
     "BreakableSpec", "VineSpec", "LevelData", "Limits", "LIMITS", "load_level", "COLLISION_VALUES",
     "OBJECT_CLASSES", "COIN_POINT_SIZE", "PLATFORM_SPEED",
@@ -77,12 +78,31 @@ class LevelError(Exception):
     """A problem with a level file. ``str(e)`` is one line naming the file and the tile or object."""
 
 
-def load_level(path: str | Path, *, images: bool = False) -> LevelData:
+def load_level(path: str | Path, *, images: bool = False, goal: bool = False) -> LevelData:
     """Read a .tmx level. ``images=True`` loads tile images with pygame (needs a display mode set).
 
-    Raises :class:`LevelError` (one line: file + tile/object + what to fix) for any problem.
+    Raises :class:`LevelError` (one line: file + tile/object + what to fix) for any problem, the map
+    linter's included (see :func:`lint_level`). Warnings (an object of an unknown class, ignored) are in
+    ``level.warnings``. ``goal``: a map without a goal is an error too (``python -m game check`` and the
+    headless runner ask for it; a sandbox map for physics tests may have none).
     """
-    return _Loader(Path(path)).load(images)
+    loader = _Loader(Path(path))
+    loader.require_goal = goal
+    return loader.load(images)
+
+
+def lint_level(path: str | Path) -> tuple[list[str], list[str]]:
+    """Every problem of the map at ``path`` at once: ``(errors, warnings)``, one line each. The linter's
+    problems -- no goal; an unknown property on a known class; an object further than ``LIMITS.outside``
+    px outside the map; a spawn or checkpoint whose player box is inside solid ground -- are all listed;
+    any other problem stops the reading, so it is listed alone (fix it and lint again)."""
+    problems: list[str] = []
+    loader = _Loader(Path(path), collect=problems)
+    try:
+        level = loader.load(False)
+    except LevelError as exc:
+        return problems + [str(exc)], []
+    return problems, list(level.warnings)
 
 
 # -- internals ---------------------------------------------------------------------------------------
@@ -152,8 +172,12 @@ _MISSING = object()
 
 
 class _Loader:
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, collect: list[str] | None = None):
         self.path = path
+        self.collect = collect  # the linter's problems are listed here instead of raised (lint_level)
+        self.warnings: list[str] = []
+        self.outside: list[tuple[str, str]] = []  # objects beyond LIMITS.outside: reported after the reading
+        self.require_goal = True
         self.tilesets: list[_Tileset] = []
         self.firstgids: list[int] = []
         self.objects = 0  # objects read so far (LIMITS.objects)
@@ -166,6 +190,13 @@ class _Loader:
     def error(self, where: str, message: str) -> LevelError:
         where = f"{where}: " if where else ""
         return LevelError(" ".join(f"{self.path}: {where}{message}".split()))
+
+    def problem(self, where: str, message: str) -> None:
+        """A map linter's problem: raised at once, or listed when linting (the map reads on)."""
+        error = self.error(where, message)
+        if self.collect is None:
+            raise error
+        self.collect.append(str(error))
 
     # -- top level -------------------------------------------------------------------------------------
     def load(self, images: bool) -> LevelData:
@@ -190,7 +221,34 @@ class _Loader:
         del root, tile_layers, marked  # the engine's grid is the biggest allocation: let it have the room
         level.grid = self.make_grid(kinds, left, right, tile_size)
         self.attach_gids(level)
+        self.check_standing(level)
+        level.warnings = list(self.warnings)
         return level
+
+    def check_standing(self, level: LevelData) -> None:
+        """The spawn and every checkpoint must give the player a box that is not inside solid ground (after
+        the nudge out of the floor every spawn and respawn gets: engine ``World.settle``)."""
+        from engine import Character, TileKind, World
+
+        w, h = PLAYER_BOX
+        grid = level.grid
+        spots = [("the spawn", self.spawn_where, level.spawn)] + \
+            [(f"checkpoint {c.id}" + (f" '{c.name}'" if c.name else ""), f"object {c.id}" +
+              (f" '{c.name}'" if c.name else "") + " (checkpoint)", c.bottom_centre) for c in level.checkpoints]
+        for what, where, (fx, fy) in spots:
+            x, y = fx - w / 2.0, fy - h
+            ts = grid.tile_size
+            c0, c1 = math.floor(x / ts), math.floor((x + w - 1e-6) / ts)
+            r0, r1 = math.floor(y / ts), math.floor((y + h - 1e-6) / ts)
+            inside = [(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)
+                      if 0 <= c < grid.cols and 0 <= r < grid.rows and grid.kind_at(c, r) == TileKind.SOLID]
+            if inside:  # a box a little in the floor is nudged out by settle; one deeper in stays stuck
+                world = World(grid)
+                stands = world.settle(world.add(Character(x, y, w, h)))
+            if inside and not stands:
+                c, r = inside[0]
+                self.problem(where, f"{what} puts the player's {w}x{h} px box inside solid ground (tile {c},{r}); "
+                                    "move it up so the player's feet rest on the floor")
 
     def read_map_xml(self) -> ET.Element:
         if self.path.suffix.lower() in (".tmj", ".json"):
@@ -659,6 +717,11 @@ class _Loader:
             raise self.error(where, f"reaches outside the map (x {min(xs):g}..{max(xs):g}, y "
                                         f"{min(ys):g}..{max(ys):g} px; the map is {width}x{height} px and "
                                         f"objects may reach {m:g} px beyond it)")
+        o = LIMITS.outside
+        if obj.cls and (min(xs) < -o or max(xs) > width + o or min(ys) < -o or max(ys) > height + o):
+            self.outside.append((where, f"lies outside the map (x {min(xs):g}..{max(xs):g}, y {min(ys):g}.."
+                                        f"{max(ys):g} px; the map is {width}x{height} px and an object may reach "
+                                        f"{o:g} px beyond its edges); move it inside"))
 
     # -- collision grid --------------------------------------------------------------------------------
     def collision_arrays(self, tile_layers, cols: int, rows: int):
@@ -741,6 +804,7 @@ class _Loader:
         for kind in KINDS:  # first: a map made for another game lacks a spawn, and that is the thing to say
             if kind.one:
                 self.check_one(kind, buckets[kind.name], objects)
+        self.spawn_where = buckets["spawn"][0].where if buckets.get("spawn") else "the spawn"
         width, height = cols * tile_size, rows * tile_size
         self.size = (width, height, tile_size)
         for obj in objects:
@@ -748,6 +812,8 @@ class _Loader:
                 close = difflib.get_close_matches(obj.cls, OBJECT_CLASSES, n=1, cutoff=0.75)
                 if close:
                     raise self.error(obj.where, f"unknown class {shown(obj.cls)}; did you mean '{close[0]}'?")
+                self.warnings.append(f"{self.path}: {obj.where}: unknown class {shown(obj.cls)}, ignored; the "
+                                     f"classes the game knows are {', '.join(OBJECT_CLASSES)}")
             if obj.cls in buckets or obj.gid:  # simulated or drawn: its numbers must be sane
                 self.check_placed(obj, width, height)
         for kind in KINDS:
@@ -776,6 +842,13 @@ class _Loader:
             names = [k.field for k in covers]
             raise self.error("", f"its {', '.join(names[:-1])} and {names[-1]} together cover more than "
                                  f"{LIMITS.area_cover} times the map's area, the limit")
+        for where, message in self.outside:
+            self.problem(where, message)
+        if self.require_goal and "goal" in buckets and not buckets["goal"]:
+            close = [o for o in objects if difflib.get_close_matches(o.cls, ["goal"], n=1, cutoff=0.6)]
+            hint = f" ({close[0].where} looks like a misspelt one)" if close else ""
+            self.problem("", f"has no goal: the level cannot be finished; add a rectangle object of class "
+                             f"'goal' where it ends{hint}")
         return level
 
     def check_one(self, kind: Kind, found: list[_Object], objects: list[_Object]) -> None:
@@ -792,7 +865,7 @@ class _Loader:
     def read(self, kind: Kind, obj: _Object):
         """One object of a table kind: its shape and properties checked, then its reader's record."""
         self.check_shape(kind, obj)
-        values = self.check_props(kind, obj.props, obj.where)
+        values = self.check_props(kind, obj.props, obj.where, tile_object=bool(obj.gid))
         view = _View(self, obj.where, kind, values, obj.props, id=obj.id, name=obj.name, x=obj.x, y=obj.y,
                      w=obj.w, h=obj.h, shape="point" if obj.shape == "point" else "tile" if obj.gid else "rect")
         return kind.read(view)
@@ -812,16 +885,18 @@ class _Loader:
                 raise self.error(obj.where, f"is {obj.w:g}x{obj.h:g} px; {_a(kind.name)} is at most "
                                             f"{LIMITS.body_side:g} px a side")
 
-    def check_props(self, kind: Kind, props: dict[str, _Prop], where: str, *, tile: bool = False) -> dict:
+    def check_props(self, kind: Kind, props: dict[str, _Prop], where: str, *, tile: bool = False,
+                    tile_object: bool = False) -> dict:
         """Every table property of ``kind``: its checked value, or its default when the map leaves it out
         (Tiled leaves out a property still at its class default). A name close to one of the kind's is
         reported as a typo; other unknown properties are left alone."""
         names = [p.name for p in kind.props]
         for pname in props:
-            if pname not in names and not (tile and pname in _TILE_PROPERTIES):
-                close = difflib.get_close_matches(pname, names, n=1, cutoff=0.75)
-                if close:
-                    raise self.error(where, f"unknown property {shown(pname)}; did you mean '{close[0]}'?")
+            if pname not in names and not ((tile or tile_object) and pname in _TILE_PROPERTIES):
+                close = difflib.get_close_matches(pname, names, n=1, cutoff=0.6)
+                hint = f"did you mean '{close[0]}'? " if close else ""
+                known = f"a {kind.name} has {', '.join(names)}" if names else f"a {kind.name} has no properties"
+                self.problem(where, f"unknown property {shown(pname)}; {hint}the game would ignore it ({known})")
         values = {}
         for p in kind.props:
             if p.lo is not None:

@@ -18,11 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-__all__ = [
+__all__ = ["PLAYER_BOX",
     "Limits", "LIMITS", "Area", "PlatformSpec", "EnemySpec", "TurretSpec", "SpringSpec", "CrumbleSpec",
     "BreakableSpec", "VineSpec", "LevelData", "Prop", "Kind", "KINDS", "KIND_BY_NAME", "ENEMY_SIZE",
     "DIRECTIONS", "docs_section", "tiled_property_types",
 ]
+
+
+PLAYER_BOX = (10, 14)  # px, the player's collision box (w, h): the session's, and the linter's standing check
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,9 @@ class Limits:
     tileset_tiles: int = 1 << 16  # tiles in one tileset
     group_depth: int = 32  # group layers inside group layers
     objects: int = 10_000  # objects in the map
-    margin: float = 1024.0  # px, how far outside the map an object the game uses may reach
+    margin: float = 1024.0  # px, how far outside the map an object the game uses may reach (a hard limit)
+    outside: float = 64.0  # px, how far outside the map an object the game uses may reach before the map
+    #                        linter calls it misplaced (a hazard strip below the floor, a platform's edge)
     area_cover: int = 16  # goals, checkpoints, hazards, coins and triggers together cover at most this
     #                       many times the map's area
     platforms: int = 256  # moving platforms
@@ -229,6 +234,7 @@ class LevelData:
     vines: list[VineSpec] = field(default_factory=list)
     tmx: Any = None  # pytmx.TiledMap, for rendering
     layer_order: list[str] = field(default_factory=list)  # layer names in drawing order, groups flattened
+    warnings: list[str] = field(default_factory=list)  # one line each: what the loader ignored (unknown classes)
 
 
 # -- the table ----------------------------------------------------------------------------------------------

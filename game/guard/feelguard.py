@@ -6,6 +6,11 @@ fresh with ``spawn``, at a lower priority), so the game's frames never wait for 
 ``poll()``s a queue once a frame. A new change of feel cancels the check under way and starts again after a
 short pause (dragging a slider changes the feel every frame).
 
+Each level's known routes are replayed first, one simulation each: the route that finished it under the
+last feel checked (most changes of feel leave it working), then its shipped replays; only where they all
+fail does the search run (with the state budget of ``python -m game check``: the same verdict as it).
+Outcomes: "finished", "impossible" (every reachable state explored) and "unknown" (budget spent).
+
     guard = LevelGuard([Path("levels/01_first_steps.tmx"), ...])
     guard.feel_changed(feel)          # on every change of feel
     guard.poll()                      # once a frame: starts due checks, takes in results
@@ -27,22 +32,28 @@ from engine import FeelConfig
 __all__ = ["LevelGuard", "LevelResult", "DEBOUNCE"]
 
 DEBOUNCE = 0.6  # s without a further change before a check starts
-BUDGET = 20.0  # s of search per level (as `python -m game check`)
+BUDGET = None  # states of search per level: None for check's default (DEFAULT_STATES)
+UNFINISHED = ("impossible", "unknown")  # the states where the search got stuck somewhere
 
 
 class LevelResult(NamedTuple):
-    state: str  # "idle" (not checked yet), "checking", "finished", "stuck" or "error"
+    state: str  # "idle" (not checked yet), "checking", "finished", "impossible", "unknown" or "error"
     detail: str = ""  # one line for the panel's status line
-    route: tuple = ()  # "stuck": Buttons per step from the start to the furthest point reached
-    col: int = -1  # "stuck": the tile where the search got stuck
+    route: tuple = ()  # impossible / unknown: Buttons per step to the furthest point reached; finished: the route
+    col: int = -1  # impossible / unknown: the tile where the search got stuck
     row: int = -1
+
+    @property
+    def stuck(self) -> bool:
+        return self.state in UNFINISHED
 
 
 class LevelGuard:
-    def __init__(self, paths: list[Path], budget: float = BUDGET):
+    def __init__(self, paths: list[Path], budget: int | None = BUDGET):
         self.paths = [Path(p) for p in paths]
         self.budget = budget
         self.results = [LevelResult("idle") for _ in self.paths]
+        self.known: dict[int, tuple] = {}  # level index -> the route that last finished it (any feel)
         self.feel: FeelConfig | None = None  # the feel the results are (or will be) for
         self._due: float | None = None  # when to start the next check
         self._proc = None
@@ -78,6 +89,8 @@ class LevelGuard:
                 break
             if generation == self._generation:
                 self.results[index] = LevelResult(*result)
+                if self.results[index].state == "finished":
+                    self.known[index] = self.results[index].route
                 changed = True
         if self._proc is not None and not self._proc.is_alive() and not changed:
             self._finish()
@@ -96,7 +109,7 @@ class LevelGuard:
             self._queue = ctx.Queue()
             self._proc = ctx.Process(target=_work, name="tilefeel-level-check", daemon=True,
                                      args=(self._generation, self.feel, [str(p) for p in self.paths],
-                                           self.budget, self._queue))
+                                           self.budget, self._queue, dict(self.known)))
             self._proc.start()
         except (OSError, ValueError, ImportError) as exc:  # no processes here (a browser build, a sandbox)
             self._proc = self._queue = None
@@ -120,28 +133,36 @@ class LevelGuard:
         self._queue = None
 
 
-def _work(generation: int, feel: FeelConfig, paths: list[str], budget: float, out) -> None:
-    """The background process: check each level (goal only) and send a LevelResult tuple per level."""
+def _work(generation: int, feel: FeelConfig, paths: list[str], budget: int | None, out, known=None) -> None:
+    """The background process: check each level (goal only; its last route and shipped replays first) and
+    send a LevelResult tuple per level."""
     try:
         os.nice(10)  # the game comes first
     except (AttributeError, OSError):
         pass
-    from .check import check_level
+    from .check import DEFAULT_BUDGET, check_level, known_routes
 
+    known = known or {}
     for index, path in enumerate(paths):
         try:
-            check = check_level(Path(path), feel, budget, coins=False)
+            routes = ([("(its route under the last feel)", known[index])] if index in known else []) + \
+                known_routes(Path(path))
+            check = check_level(Path(path), feel, DEFAULT_BUDGET if budget is None else budget, known=routes)
         except Exception as exc:  # noqa: BLE001 - a broken level is reported, the others still checked
             result = LevelResult("error", " ".join(str(exc).split()) or type(exc).__name__)
         else:
-            r = check.report
-            name = Path(path).name
-            if r.finished:
-                result = LevelResult("finished", f"{name}: finished, route {r.route_steps} steps "
-                                                 f"({r.goal_seconds:.1f} s to find)")
-            else:
-                s = r.stuck
-                why = "out of reach" if r.exhausted else "not found within the budget"
-                result = LevelResult("stuck", f"{name}: goal {why}; stuck at tile {s.col},{s.row}", s.route,
-                                     s.col, s.row)
+            result = describe(Path(path).name, check.report)
         out.put((generation, index, tuple(result)))
+
+
+def describe(name: str, r) -> LevelResult:
+    """The strip's LevelResult for one RouteReport."""
+    if r.finished:
+        how = "its route replayed" if r.source != "search" else f"found in {r.states} states"
+        return LevelResult("finished", f"{name}: finished, route {r.route_steps} steps ({how})", r.route)
+    s = r.stuck
+    why = "impossible: every reachable state explored" if r.outcome == "impossible" else \
+        f"unknown: the budget of {r.budget} states ran out" if not r.capped else "unknown: stopped by the time cap"
+    where = f"; stuck at tile {s.col},{s.row}" if s else ""
+    return LevelResult(r.outcome, f"{name}: {why}{where}", s.route if s else (), s.col if s else -1,
+                       s.row if s else -1)

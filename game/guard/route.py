@@ -1,8 +1,9 @@
 """Route finder: a best-first search over held-input macros, on the real Session, to the goal and every coin.
 
-    report = find_routes(load_level("levels/01_first_steps.tmx"), feel, seconds=20)
-    report.finished, report.route          # the goal reached? its buttons, one per step (an input script)
-    report.coins_reached, report.coins_missed, report.stuck, report.states, report.seconds
+    report = find_routes(load_level("levels/01_first_steps.tmx"), feel, max_states=20000)
+    report.outcome                         # "finished", "impossible" or "unknown" (the budget ran out)
+    report.route                           # finished: its buttons, one per step (an input script)
+    report.coins_reached, report.coins_missed, report.stuck, report.states, report.steps, report.seconds
 
 The search steps the same :class:`~game.rules.session.Session` the game plays (so hazards, squishing platforms
 and every later rule count), jumping between branches with ``Session.snapshot`` / ``restore``.
@@ -12,20 +13,29 @@ and every later rule count), jumping between branches with ``Session.snapshot`` 
   full hold or the full rise; or drop through a one-way platform (down+jump). Durations follow the
   feel (seconds, and the full hold is ``jump.time_to_apex``). A macro also ends when the player lands or
   leaves the ground, so the next decision comes exactly there (a jump on landing, a coyote jump).
-- **Deduplication**: two states with the same coarse key are the same place to search from: the player's
-  half-tile cell, velocity buckets, grounded, jumping, jump held, coyote left, dropping, and the phase of
-  every moving body nearby (moving platforms, other actors), so waiting for a lift is a real choice while
-  waiting in an empty field is not. Coins taken are not in the key: coins never change the physics.
+- **Deduplication**: two states with the same coarse key are the same place to search from. The key holds
+  what changes the future: the player's half-tile cell, velocity buckets, grounded, jumping, jump held,
+  coyote left, dropping; the phase of every moving body nearby (moving platforms, enemies, bullets) and of
+  every turret nearby; which enemies are alive and which blocks broken; every crumble that is not at rest
+  (shaking: steps until it falls; gone: steps until it comes back), so waiting for a lift is a real choice
+  while waiting in an empty field is not. Coins taken are not in the key: coins never change the physics.
 - **Guidance**: a distance field over the tile grid from the target (Dijkstra through every non-solid
   tile; climbing dearer than walking or falling, air with nothing to land on within a jump's height
   dearer still) scores each state, a state in the air by where it would land; the open state with the
   lowest score is expanded first (greedy: the routes come out a little longer than a speedrunner's).
-- **Targets**: first the goal, then all coins not yet touched (the field then leads to the nearest one).
-  A coin counts as reached when any state explored touched it; deaths end a branch.
-- **Budget**: seconds and/or a number of states. With only a state budget the search is deterministic.
-  When the open list runs dry, everything reachable under the key was explored: ``exhausted`` is True and
-  a goal not reached is out of reach (up to the macros and the key's coarseness; a search that ends so
-  is repeated once on a finer key while the budget lasts).
+- **Segments**: a state that has reached a checkpoint nearer the goal (by the distance field) is always
+  expanded before one that has not, so the states that reached one checkpoint seed the search toward the
+  next; the others are only taken up again if every state beyond the checkpoint dies out.
+- **Targets**: the goal; with ``coins``, then all coins not yet touched (the field then leads to the nearest
+  one). A coin counts as reached when any state explored touched it; deaths end a branch.
+- **Known routes first**: ``known`` routes (a shipped replay, a route found before) are each replayed once;
+  the first that completes the level is the verdict. One that fails seeds a search from the last checkpoint
+  it reached standing (its route so far kept), before the search from the start.
+- **Budget**: a number of states, counted the same on any machine: the same level, feel and budget give the
+  same outcome, route and figures. ``seconds`` is only a safety cap: a search stopped by it is "unknown"
+  (and says so in ``capped``). When the open list of the search from the start runs dry, everything
+  reachable under the key was explored: the outcome is "impossible" (up to the macros and the key's
+  coarseness; a search that ends so is repeated once on a finer key while the budget lasts).
 """
 
 from __future__ import annotations
@@ -34,7 +44,8 @@ import heapq
 import itertools
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -44,11 +55,17 @@ from game.files.inputscript import parse_script
 from game.files.levelfile import COIN_POINT_SIZE, LevelData
 from game.rules.session import Session
 
-__all__ = ["Stuck", "RouteReport", "find_routes", "find_tour", "distance_field", "support_map", "Search"]
+__all__ = ["Stuck", "RouteReport", "find_routes", "find_tour", "replay_route", "distance_field", "support_map",
+           "Search", "DEFAULT_STATES", "SAFETY_SECONDS", "OUTCOMES"]
+
+DEFAULT_STATES = 20000  # states per level (the goal search; the coins share it)
+SAFETY_SECONDS = 600.0  # s, the wall-clock cap of one level's search: stopped by it, the outcome is "unknown"
+OUTCOMES = ("finished", "impossible", "unknown")
 
 GRAINS = (8.0, 4.0)  # px, the position grain of the dedup key: half a tile, then a quarter if that failed
 MOVER_GRAIN = (16.0, 64.0)  # px, the position grain of a moving platform in the key: close by, further off
 CLOSE = 48.0  # px between the player and a platform's box under which the fine grain counts
+TIMER_GRAIN = 6  # steps, the grain of a crumble's timer and a turret's phase in the key
 UP_COST = 2.0  # distance field: a tile climbed costs this many tiles walked or fallen
 UNSUPPORTED_COST = 4.0  # distance field: a tile with nothing to land on below costs this many
 PIT_PENALTY = 64.0  # px added to the score of a state in the air with nothing below it (yet)
@@ -70,7 +87,7 @@ class Stuck:
 @dataclass(frozen=True)
 class RouteReport:
     level: str  # file name
-    finished: bool  # the goal was reached
+    outcome: str  # "finished", "impossible" (everything reachable explored) or "unknown" (budget spent)
     route: tuple  # Buttons per step from the start to the goal (empty if not finished)
     coins_total: int
     coins_reached: tuple  # coin Area ids touched by some route
@@ -84,6 +101,15 @@ class RouteReport:
     exhausted: bool  # every state reachable (under the key) was explored: what was not reached is out of reach
     grain: float  # px, the position grain of the key in the last pass
     coin_routes: dict = field(default_factory=dict, compare=False)  # coin id -> Buttons per step
+    steps: int = 0  # session steps simulated (known routes and search): the work done, machine-independent
+    source: str = "search"  # what gave the route: "search", "known NAME" or "repaired NAME"
+    capped: bool = False  # the safety cap (seconds) stopped the search: "unknown" for a reason of time
+    budget: int | None = None  # the state budget the search had
+    route_coins: int = 0  # coins the goal route collects (known routes; check_level counts a searched one)
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome == "finished"
 
     @property
     def route_steps(self) -> int:
@@ -171,7 +197,8 @@ def _mark(grid_bool, x, y, w, h, ts):
 
 
 class _Node:
-    __slots__ = ("parent", "word", "count", "steps", "snap", "cx", "cy", "score", "penalty", "grounded")
+    __slots__ = ("parent", "word", "count", "steps", "snap", "cx", "cy", "score", "penalty", "grounded", "rank",
+                 "prefix")
 
     def __init__(self, parent, word, count, steps, snap, cx, cy):
         self.parent, self.word, self.count, self.steps = parent, word, count, steps
@@ -179,6 +206,8 @@ class _Node:
         self.score = 0.0
         self.penalty = 0.0  # px added to the score (in the air with nothing below)
         self.grounded = False
+        self.rank = 0  # the checkpoint reached: lower is nearer the goal (see Search._rank)
+        self.prefix = ()  # a root's route so far (Buttons per step): a search seeded inside a known route
 
     def route(self) -> tuple:
         chunks = []
@@ -186,7 +215,7 @@ class _Node:
         while node is not None and node.word is not None:
             chunks.append((node.word, node.count))
             node = node.parent
-        out: list[Buttons] = []
+        out: list[Buttons] = list(node.prefix) if node is not None else []
         for word, count in reversed(chunks):
             out.extend([_BUTTONS[word]] * count)
         return tuple(out)
@@ -233,6 +262,16 @@ class Search:
         self.support = support_map(level, feel)
         self._goal_field = self._field([(g.x, g.y, g.w, g.h) for g in level.goals])
         self.field = self._goal_field
+        self.simulated = 0  # session steps played
+        # checkpoints by their distance to the goal: rank 0 nearest; no checkpoint reached ranks last
+        ts = level.tile_size
+        dist = {c.id: self._h(self._goal_field, c.x + c.w / 2, min(c.y + c.h, level.height) - ts / 2)
+                for c in level.checkpoints}
+        order = sorted(dist, key=lambda cid: (dist[cid], cid))
+        self.ranks = {cid: i for i, cid in enumerate(order)}
+        self.no_rank = len(order)
+        self.turrets = [(t.x + t.w / 2, t.y + t.h / 2, round(t.delay * hz), max(1, round(t.period * hz)))
+                        for t in level.turrets]
         s = self.session
         self.floor_below = _floor_below(level.grid)
         if start is None:
@@ -240,6 +279,7 @@ class Search:
             start.grounded = True  # where the level starts counts as reached, standing or not
         else:
             s.restore(start.snap)
+        start.rank = self._rank()
         root = start
         self.seen.add(self._key())
         self.states = 1
@@ -296,7 +336,8 @@ class Search:
         if math.isinf(node.score):
             node.score = 1e12  # out of the field's reach (e.g. walled off from the target): last resort
         self.order += 1
-        heapq.heappush(self.open, (node.score, self.order, node))
+        rank = node.rank if self.field is self._goal_field else 0  # segments count toward the goal only
+        heapq.heappush(self.open, (rank, node.score, self.order, node))
         if node.grounded and self.field is self._goal_field and (self.best is None or h < self.best[0]):
             self.best = (h, node)  # the furthest place toward the goal the player stood
 
@@ -309,7 +350,7 @@ class Search:
     def retarget(self, boxes: list[tuple[float, float, float, float]]) -> None:
         """Lead the search toward ``boxes`` (x, y, w, h) from now on: rescore the open states."""
         self.field = self._field(boxes) if boxes else self._goal_field
-        nodes = [entry[2] for entry in self.open]
+        nodes = [entry[-1] for entry in self.open]
         self.open = []
         for node in nodes:
             self._push(node)
@@ -324,10 +365,28 @@ class Search:
         cx, cy = p.x + p.w / 2, p.y + p.h / 2
         movers = [m.phase(i, cx, cy) for i, m in enumerate(self.movers) if m.near(cx, cy)]
         reach = self.reach
-        for i, a in enumerate(s.world.actors):  # other actors (enemies, later) nearby
+        for i, a in enumerate(s.world.actors):  # other actors (enemies, bullets) nearby
             if a is not p and abs(a.x - p.x) < reach and abs(a.y - p.y) < reach:
                 movers.append((-1 - i, int(a.x // cell), int(a.y // cell), round(a.vx), round(a.vy)))
-        return key + tuple(movers) if movers else key
+        step = s.world.steps
+        for i, (tx, ty, first, period) in enumerate(self.turrets):  # when the next shot comes, nearby
+            if abs(tx - cx) < 2 * reach and abs(ty - cy) < 2 * reach:
+                movers.append((-1000 - i, (step - first) % period // TIMER_GRAIN if step >= first else -1))
+        return key + tuple(movers) + self._parts_key(step)
+
+    def _parts_key(self, step: int) -> tuple:
+        """What the level's objects carry into the future: enemies alive, blocks broken, crumbles not at rest
+        (with their timers, in TIMER_GRAIN steps)."""
+        s = self.session
+        b = s.blocks
+        crumbles = tuple((i, 0, (step - b.shook[i]) // TIMER_GRAIN) if b.fell[i] < 0 else
+                         (i, 1, (b.back[i] - step) // TIMER_GRAIN if b.back[i] >= 0 else None)
+                         for i in range(len(b.crumbles)) if b.shook[i] >= 0 or b.fell[i] >= 0)
+        return (tuple(s.enemies.alive), tuple(x >= 0 for x in b.broken), crumbles)
+
+    def _rank(self) -> int:
+        cp = self.session.checkpoint
+        return self.no_rank if cp is None else self.ranks.get(cp.id, self.no_rank)
 
     def _wait_limit(self) -> int:
         """Steps worth standing still here: the longest period of a moving platform whose path passes
@@ -379,6 +438,7 @@ class Search:
             parent, word, run = node, None, 0  # the route so far: parent + `run` steps of `word`
             for done, w in enumerate(plan, 1):
                 s.step(_BUTTONS[w])
+                self.simulated += 1
                 if w != word and run:  # the buttons change inside a macro: close the run
                     parent = _Node(parent, word, run, parent.steps + run, None, 0.0, 0.0)
                     run = 0
@@ -396,6 +456,7 @@ class Search:
                     continue
                 parent = child = _Node(parent, word, run, parent.steps + run, None, *self._aim(p))
                 child.grounded = p.on_ground
+                child.rank = self._rank()
                 if not p.on_ground and child.cy == p.y + p.h / 2:
                     child.penalty = PIT_PENALTY
                 run = 0
@@ -434,7 +495,7 @@ class Search:
             if (deadline is not None and time.perf_counter() >= deadline) or \
                     (max_states is not None and self.states >= max_states):
                 return "budget"
-            _score, _order, node = heapq.heappop(self.open)
+            node = heapq.heappop(self.open)[-1]
             self._expand(node)
 
 
@@ -496,55 +557,182 @@ def _coin_box(area) -> tuple[float, float, float, float]:
     return area.x, area.y, area.w, area.h
 
 
-def find_routes(level: LevelData, feel: FeelConfig | None = None, *, seconds: float | None = 20.0,
-                max_states: int | None = None, coins: bool = True, grains: tuple[float, ...] = GRAINS) -> RouteReport:
-    """Search ``level`` under ``feel`` for a route to the goal, then to every coin not touched on the way.
+class Replay(NamedTuple):
+    """What one known route does under a feel (see :func:`replay_route`)."""
 
-    ``seconds`` and ``max_states`` bound the whole search (goal first; the coins get what is left). A
-    search that explores every state it can reach without finding the goal is repeated with a finer key
-    (``grains``, px) while the budget lasts, so "not finished" is not an artefact of the coarse key.
+    completed: bool
+    route: tuple  # Buttons per step, up to the goal step when completed
+    deaths: int
+    seed: object  # (_Node with snapshot) the last standing state after the furthest checkpoint, or None
+    steps: int  # session steps played
+    collected: frozenset = frozenset()  # coin ids the route touched
+    coins: int = 0  # coins the route collects (coin objects and breakable blocks)
+
+
+def replay_route(level: LevelData, feel: FeelConfig, buttons, session: Session | None = None) -> Replay:
+    """Play ``buttons`` once from the start. Completed: its route up to the goal step. Not completed: the seed
+    for a repair -- the last step, before the first death, where the player stood after reaching the
+    furthest checkpoint it reached (None if it reached none)."""
+    s = session or Session(level, feel)
+    played: list[Buttons] = []
+    seed_at = None
+    cp = None
+    for b in buttons:
+        s.step(b)
+        played.append(b)
+        if s.completed:
+            return Replay(True, tuple(played), s.deaths, None, len(played), frozenset(s.collected), s.coins)
+        if s.deaths:
+            break
+        if s.checkpoint is not None and s.player.on_ground:
+            if s.checkpoint is not cp:
+                cp = s.checkpoint
+            seed_at = (len(played), s.snapshot())
+    seed = None
+    if seed_at is not None:
+        n, snap = seed_at
+        p = s.player
+        seed = _Node(None, None, 0, n, snap, p.x + p.w / 2, p.y + p.h / 2)
+        seed.prefix = tuple(played[:n])
+        seed.grounded = True
+    return Replay(False, (), s.deaths, seed, len(played))
+
+
+def find_routes(level: LevelData, feel: FeelConfig | None = None, *, max_states: int | None = DEFAULT_STATES,
+                seconds: float | None = SAFETY_SECONDS, coins: bool = False, grains: tuple[float, ...] = GRAINS,
+                known=()) -> RouteReport:
+    """Search ``level`` under ``feel`` for a route to the goal (then, with ``coins``, to every coin not touched
+    on the way).
+
+    ``known``: ``(name, buttons)`` routes tried first, each replayed once; the first that completes the
+    level gives the verdict ("known NAME"). Of those that fail, the one whose seed (see :func:`replay_route`)
+    is nearest the goal seeds a search with half the budget ("repaired NAME") before the search from the
+    start. ``max_states`` bounds the searches (goal first; the coins get what is left); ``seconds`` is a
+    safety cap only (stopped by it: "unknown", ``capped``). A search from the start that explores every state
+    it can reach without finding the goal is repeated with a finer key (``grains``, px) while the budget
+    lasts, so "impossible" is not an artefact of the coarse key.
     """
+    feel = feel or FeelConfig()
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
+    session = None
+    simulated = 0
+    seeds: list[tuple[str, _Node]] = []
+    for name, buttons in known:
+        session = Session(level, feel)  # a fresh one each: a route that completes is verified by it
+        rep = replay_route(level, feel, buttons, session)
+        simulated += rep.steps
+        if rep.completed:
+            report = _known_report(level, rep, f"known {name}", simulated, t0, max_states)
+            if coins:
+                return _with_coins(report, level, feel, max_states, deadline, grains, t0)
+            return report
+        if rep.seed is not None:
+            seeds.append((name, rep.seed))
+
     passes: list[Search] = []
-    for cell in grains:
-        search = Search(level, feel, cell=cell)
+    states = lambda: sum(x.states for x in passes)  # noqa: E731
+    outcome, source, search = "budget", "search", None
+    if seeds:
+        probe = Search(level, feel)  # for the ranks and the field only
+        name, seed = min(seeds, key=lambda ns: (probe_rank(probe, ns[1]), -ns[1].steps))
+        search = Search(level, feel, start=seed, session=seed.snap.session)
         passes.append(search)
-        left = None if max_states is None else max(0, max_states - sum(s.states for s in passes[:-1]))
-        outcome = search.run(lambda s=search: s.goal_node is not None, deadline, left)
-        if outcome != "exhausted":
-            break
-    states = lambda: sum(s.states for s in passes)  # noqa: E731
+        half = None if max_states is None else max(1, max_states // 2)
+        outcome = search.run(lambda: search.goal_node is not None, deadline, half)
+        simulated += search.simulated
+        if outcome == "done":
+            source = f"repaired {name}"
+    if outcome != "done":
+        for cell in grains:
+            session = Session(level, feel)
+            search = Search(level, feel, cell=cell, session=session)
+            passes.append(search)
+            left = None if max_states is None else max(0, max_states - states() + search.states)
+            outcome = search.run(lambda s=search: s.goal_node is not None, deadline, left)
+            simulated += search.simulated
+            if outcome != "exhausted":
+                break
     goal_at = (time.perf_counter() - t0, states()) if outcome == "done" else (None, None)
     coin_nodes: dict[int, _Node] = {}
-    for s in passes:
-        for cid, node in s.coin_nodes.items():
+    for x in passes:
+        for cid, node in x.coin_nodes.items():
             coin_nodes.setdefault(cid, node)
     if coins and outcome == "done":
         while len(coin_nodes) < len(search.coin_boxes):
             missing = [c for c in search.coin_boxes if c not in coin_nodes]
             search.retarget([search.coin_boxes[c] for c in missing])
             left = None if max_states is None else max(0, max_states - states() + search.states)
-            outcome = search.run(lambda m=missing: any(c in search.coin_nodes for c in m), deadline, left)
+            before = search.simulated
+            coin_outcome = search.run(lambda m=missing: any(c in search.coin_nodes for c in m), deadline, left)
+            simulated += search.simulated - before
             for cid, node in search.coin_nodes.items():
                 coin_nodes.setdefault(cid, node)
-            if outcome != "done":
+            if coin_outcome != "done":
                 break
     finished = search.goal_node is not None
+    capped = outcome == "budget" and deadline is not None and time.perf_counter() >= deadline
+    verdict = "finished" if finished else "impossible" if outcome == "exhausted" else "unknown"
     stuck = None
     if not finished:
-        best = min((s.best for s in passes if s.best is not None), key=lambda b: b[0], default=None)
+        best = min((x.best for x in passes if x.best is not None), key=lambda b: b[0], default=None)
         if best is not None:
-            stuck = _stuck(level, search.feel, best[1].route())
+            stuck = _stuck(level, feel, best[1].route())
     missed = tuple((round(b[0] + b[2] / 2, 1), round(b[1] + b[3] / 2, 1))
                    for cid, b in search.coin_boxes.items() if cid not in coin_nodes)
     return RouteReport(
-        level=level.name, finished=finished, route=search.goal_node.route() if finished else (),
+        level=level.name, outcome=verdict, route=search.goal_node.route() if finished else (),
         coins_total=len(search.coin_boxes), coins_reached=tuple(sorted(coin_nodes)), coins_missed=missed,
-        stuck=stuck, states=states(), expanded=sum(s.expanded for s in passes),
+        stuck=stuck, states=states(), expanded=sum(x.expanded for x in passes),
         seconds=time.perf_counter() - t0, goal_seconds=goal_at[0], goal_states=goal_at[1],
         exhausted=not search.open, grain=search.cell,
-        coin_routes={cid: n.route() for cid, n in coin_nodes.items()})
+        coin_routes={cid: n.route() for cid, n in coin_nodes.items()}, steps=simulated, source=source,
+        capped=capped, budget=max_states)
+
+
+def probe_rank(search: Search, node: _Node) -> tuple:
+    """How far along a seed is: its checkpoint's rank, then its distance to the goal."""
+    cp = node.snap.checkpoint if hasattr(node.snap, "checkpoint") else None
+    cp = node.snap.values[Session.STATE_COPIED.index("checkpoint")] if cp is None else cp
+    rank = search.no_rank if cp is None else search.ranks.get(cp.id, search.no_rank)
+    return rank, search._h(search._goal_field, node.cx, node.cy)
+
+
+def _known_report(level, rep: Replay, source, simulated, t0, max_states) -> RouteReport:
+    """A known route completed the level (its replay, from a fresh session, is the verification)."""
+    reached = tuple(sorted({c.id for c in level.coins} & rep.collected))
+    missed = tuple((round(x + w / 2, 1), round(y + h / 2, 1))
+                   for cid, (x, y, w, h) in ((c.id, _coin_box(c)) for c in level.coins) if cid not in rep.collected)
+    seconds = time.perf_counter() - t0
+    return RouteReport(level=level.name, outcome="finished", route=rep.route, coins_total=len(level.coins),
+                       coins_reached=reached, coins_missed=missed, stuck=None, states=0, expanded=0,
+                       seconds=seconds, goal_seconds=seconds, goal_states=0, exhausted=False, grain=GRAINS[0],
+                       coin_routes={}, steps=simulated, source=source, budget=max_states, route_coins=rep.coins)
+
+
+def _with_coins(report, level, feel, max_states, deadline, grains, t0) -> RouteReport:
+    """A known route finished the level: search for the coins from the start with the budget."""
+    search = Search(level, feel, cell=grains[0])
+    coin_nodes: dict[int, _Node] = {}
+    reached = set(report.coins_reached)
+    while True:
+        missing = [c for c in search.coin_boxes if c not in coin_nodes and c not in reached]
+        if not missing:
+            break
+        search.retarget([search.coin_boxes[c] for c in missing])
+        if search.run(lambda m=missing: any(c in search.coin_nodes for c in m), deadline, max_states) != "done":
+            for cid, node in search.coin_nodes.items():
+                coin_nodes.setdefault(cid, node)
+            break
+        for cid, node in search.coin_nodes.items():
+            coin_nodes.setdefault(cid, node)
+    all_reached = reached | set(coin_nodes)
+    boxes = search.coin_boxes
+    missed = tuple((round(b[0] + b[2] / 2, 1), round(b[1] + b[3] / 2, 1))
+                   for cid, b in boxes.items() if cid not in all_reached)
+    return replace(report, coins_reached=tuple(sorted(all_reached)), coins_missed=missed, states=search.states,
+                   expanded=search.expanded, seconds=time.perf_counter() - t0, steps=report.steps + search.simulated,
+                   coin_routes={cid: n.route() for cid, n in coin_nodes.items()})
 
 
 def find_tour(level: LevelData, feel: FeelConfig | None = None,

@@ -44,11 +44,12 @@ from .enemies import ENEMY, HERO, SHOT, Enemies
 from .hazards import Hazards
 from .vines import Vines
 from game.files.levelfile import COIN_POINT_SIZE, Area, LevelData
+from game.files.levelkinds import PLAYER_BOX
 
 __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVENTS", "GameEvent", "Session",
            "SessionSnapshot"]
 
-PLAYER_W, PLAYER_H = 10, 14  # px, the player's collision box
+PLAYER_W, PLAYER_H = PLAYER_BOX  # px, the player's collision box (the map linter checks spawns with it)
 DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
 CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal",  # in Session.events and JSON
                    "stomp", "hit", "spring", "crumble", "break")
@@ -144,7 +145,7 @@ class Session:
         self._clock = (self._clock[0], self._clock[1] + 1)
         out: list[GameEvent] = []
         p = self.player
-        self.vines.before_step()
+        self.vines.before_step(None if self.dead else p, buttons)
         if self.dead:
             p.held = buttons  # the buttons keep being read: a jump held through a death is no new press
             if self._dead_left > 0:

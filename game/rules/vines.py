@@ -4,6 +4,10 @@ The world steps the ropes after the actors: whoever moves through a vine (the pl
 it aside (the rope's ``nudge``). A light breeze keeps every vine swaying: each step the free end gets a
 small push that follows a slow sine, each vine at its own phase, on the world's step count (so replays
 and snapshots see exactly the same sway).
+
+The player grabs a vine by holding Up with its hands (the top-centre of its box) at a joint: the engine's
+``rope.attach`` then swings it (Left / Right pump, Up / Down climb); a jump press lets go with a hop,
+keeping the swing's speed (``rope.release``). Who holds what is in the world's snapshot.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ __all__ = ["Vines", "vine_config"]
 LINK = 8.0  # px, the longest segment of a vine (a joint every 8 px carries a leaf)
 BREEZE = 1.2  # px/s added to a vine's free end per step, at the breeze's peak
 GUST = 3.0  # s, one back-and-forth of the breeze
+GRAB = 4.0  # px: how far above the player's hands a joint may be and still be grabbed
+HOP = 0.6  # times the jump's take-off speed: the hop of letting go with a jump press
 
 
 def vine_config(length: float) -> RopeConfig:
@@ -32,13 +38,33 @@ class Vines:
         self.world = world
         self.ropes = [world.add(Rope(v.x, v.y, vine_config(v.length), name=v.name, data=v)) for v in level.vines]
 
-    def before_step(self) -> None:
+    def before_step(self, player=None, buttons=None) -> None:
         t = (self.world.steps + 1) * self.world.dt
         for i, rope in enumerate(self.ropes):
             rope.push(-1, BREEZE * math.sin(2.0 * math.pi * t / GUST + 1.7 * i), 0.0)
+        if player is not None and buttons is not None:
+            self._hold(player, buttons)
+
+    def _hold(self, p, buttons) -> None:
+        """Up grabs the joint at the player's hands; a jump press lets go of the vine held, with a hop."""
+        held = p.holding
+        if held is not None:
+            if buttons.jump and not p.held.jump and any(held is r for r in self.ropes):
+                held.release(p)
+                p.vy = min(p.vy, -HOP * self.world.feel.derived.takeoff_speed)
+            return
+        if not buttons.up:
+            return
+        hx, hy = p.x + p.w / 2.0, p.y
+        for rope in self.ropes:
+            i = rope.nearest(hx, hy)
+            x, y = rope.points[i]
+            if i and abs(x - hx) <= p.w / 2.0 and hy - GRAB <= y <= p.y + p.h:
+                rope.attach(p, i)
+                return
 
     def reset(self) -> None:
-        """Vines need nothing on a respawn."""
+        """Vines need nothing on a respawn (the player, put back at the checkpoint, lets go)."""
 
     def state(self) -> tuple:
         return ()

@@ -83,7 +83,7 @@ class App:
         self.fps = 0.0
         self._notice: tuple[str, bool, float] | None = None
         self.feel_path = Path(args.feel) if getattr(args, "feel", None) else (
-            DEFAULT_FEEL if DEFAULT_FEEL.is_file() else None)
+            DEFAULT_FEEL if DEFAULT_FEEL.is_file() and not getattr(args, "default_feel", False) else None)
         self.feel = FeelConfig()
         self.feel_error: str | None = None
         self.watcher = None

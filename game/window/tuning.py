@@ -39,9 +39,11 @@ strip. Mouse: click a row to select it, click or drag its slider, wheel over a v
 x10), wheel over the names scrolls; the Pause, Save and Reset buttons at the bottom; a level in the strip.
 
 The "levels" strip (bottom, left of the derived values) appears after a change of feel: every level is
-searched for a route to its goal under the new values in a background process (``game/guard/feelguard.py``,
-the search of ``python -m game check``): green finished, red not finished, amber checking. A red level,
-clicked, opens where the search got stuck (the furthest point toward the goal where the player stood).
+checked for a route to its goal under the new values in a background process (``game/guard/feelguard.py``,
+the check of ``python -m game check``: its last route and shipped replays first, then the search): green
+finished, red impossible (every reachable state explored), amber unknown (the budget ran out), a pulsing
+blue while checking. A red or amber level, clicked, opens where the search got stuck (the furthest point
+toward the goal where the player stood).
 
 The jump preview (:func:`predict_arcs`) runs the REAL controller forward on ``world.clone()``: the
 held-jump arc and the tapped-jump arc from the player's current position and velocity, as if jump were
@@ -170,7 +172,8 @@ ERROR = (255, 110, 100)
 OK = (130, 230, 140)
 FINISHED = (70, 170, 90)
 STUCK = (205, 70, 62)
-CHECKING = (255, 214, 90)
+UNKNOWN = (222, 160, 40)
+CHECKING = (110, 150, 235)
 BUTTON = (40, 46, 72)
 
 
@@ -365,7 +368,7 @@ class TuningPanel:
                 self._say("change a value: the levels are checked after each change")
             return
         result, path = self._guard.results[i], self.levels[i]
-        if result.state == "stuck":
+        if result.stuck:
             self._open = (path, result.route)
             self._say(f"{path.name}: opened where the search got stuck (tile {result.col},{result.row})")
         elif result.state == "checking":
@@ -687,7 +690,7 @@ class TuningPanel:
             self._text(surface, label, (lx + 13, y), color)
 
     def _draw_levels(self, surface) -> None:
-        """The strip: one numbered box per level, green finished, red not, amber checking."""
+        """The strip: one numbered box per level, green finished, red impossible, amber unknown, blue checking."""
         self._level_boxes = []
         guard = self._guard
         if guard is None:
@@ -696,12 +699,15 @@ class TuningPanel:
         x0, y0 = LEVELS.x, LEVELS.y
         results = guard.results
         self._text(surface, "Levels", (x0 + 5, y0 + 3), GROUP)
-        stuck = sum(r.state == "stuck" for r in results)
+        impossible = sum(r.state == "impossible" for r in results)
+        unknown = sum(r.state == "unknown" for r in results)
         if guard.checking:
             done = sum(r.state != "checking" for r in results)
             summary, color = f"checking {done}/{len(results)}", CHECKING
-        elif stuck or any(r.state == "error" for r in results):
-            summary, color = (f"{stuck} not finished" if stuck else "error"), ERROR
+        elif impossible or unknown or any(r.state == "error" for r in results):
+            parts = [f"{impossible} impossible" if impossible else "", f"{unknown} unknown" if unknown else ""]
+            summary = ", ".join(x for x in parts if x) or "error"
+            color = ERROR if impossible or not unknown else UNKNOWN
         else:
             summary, color = "all finished", OK
         self._text(surface, summary, (LEVELS.right - 5, y0 + 3), color, right=True)
@@ -716,7 +722,8 @@ class TuningPanel:
                 fill = tuple(round(c * (0.35 + 0.25 * pulse)) for c in CHECKING)
                 edge = CHECKING
             else:
-                fill = {"finished": FINISHED, "stuck": STUCK, "error": OUTSIDE}.get(r.state, TRACK)
+                fill = {"finished": FINISHED, "impossible": STUCK, "unknown": UNKNOWN,
+                        "error": OUTSIDE}.get(r.state, TRACK)
                 edge = VALUE if rect.collidepoint(self._mouse) else fill
             surface.fill(fill, rect)
             pygame.draw.rect(surface, edge, rect, 1)

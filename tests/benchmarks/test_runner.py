@@ -10,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = ("actors_100_ms", "actors_1000_ms", "actors_10000_ms", "actors_1000_per_actor_ms", "naive_1000_ms",
+        "handloop_1000_ms", "crowd_crate_1000_ms",
         "arcade_100_ms", "pymunk_1000_ms", "player_step_us", "map_size_ratio", "render_fps", "pyscroll_fps",
         "frame_ms_median", "frame_ms_p99", "load_s", "load_mb", "startup_s")
 # The baselines come from the optional bench extra; `pip install -e ".[test]"` alone leaves them out.

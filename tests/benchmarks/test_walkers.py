@@ -1,8 +1,9 @@
 """The walkers scene: everyone starts standing, nobody ends inside a wall, and they turn at walls and
 ledges like the game's rule says."""
 
-from benchmarks.walkers import COLS, ROWS, SIZE, SPEED, batch, naive, per_actor, scene, turn, walker_map
-from engine import Actor, TileGrid, World
+from benchmarks.walkers import COLS, ROWS, SIZE, SPEED, batch, crates, handloop, naive, per_actor, scene, turn, \
+    walker_map
+from engine import Actor, TileGrid, TileKind, World
 
 
 def test_map_has_slopes_one_way_planks_and_ledges():
@@ -61,3 +62,39 @@ def test_the_batch_steps_the_same_scene():
     crowd = world.crowds[0]
     assert len(crowd) == 50 and all(abs(v) == SPEED for v in crowd.vx)
     assert not any(sc.grid.solid_overlaps(w.x, w.y, w.w, w.h) for w in crowd)
+
+
+def test_the_hand_written_loop_walks_stands_and_turns():
+    sc = scene(200)
+    step = handloop(sc)
+    start = [b[0] for b in step.bodies]
+    turned = set()
+    for _ in range(400):
+        before = [b[5] for b in step.bodies]
+        step()
+        turned.update(i for i, b in enumerate(step.bodies) if b[5] != before[i])
+    w, h = int(SIZE[0]), int(SIZE[1])
+    blocks = (TileKind.SOLID, TileKind.SLOPE)
+    for x, y, *_ in step.bodies:  # never inside a wall, a slope (a block here) included
+        assert not any(sc.grid.kind_at(c, r) in blocks for r in range(y // 8, (y + h - 1) // 8 + 1)
+                       for c in range(x // 8, (x + w - 1) // 8 + 1))
+    assert all(b[6] for b in step.bodies)  # all standing: nobody walked off a ledge
+    assert sum(abs(b[0] - x) > 4 for b, x in zip(step.bodies, start, strict=True)) > 150
+    assert len(turned) > 100  # at walls, slopes and ledges
+
+
+def test_the_crate_scene_has_crates_a_lift_and_the_crowd():
+    sc = scene(300)
+    step = crates(sc)
+    world = step.__self__
+    assert sum(a.solid for a in world.actors) == 6 and len(world.platforms) == 1
+    lift = world.platforms[0]
+    ys = set()
+    for _ in range(400):
+        step()
+        ys.add(lift.y)
+    assert max(ys) - min(ys) > 30  # the lift runs
+    crowd = world.crowds[0]
+    assert len(crowd) == 300 and all(abs(v) == SPEED for v in crowd.vx)
+    assert not any(sc.grid.solid_overlaps(w.x, w.y, w.w, w.h) for w in crowd)
+    assert all(a.on_ground for a in world.actors)  # the crates stay put on their floors

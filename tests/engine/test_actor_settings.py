@@ -220,3 +220,30 @@ def test_own_feel_is_state_for_hashes_and_snapshots():
     for _ in range(60):
         w.step(Buttons(right=True))
     assert hero.vx == pytest.approx(300)
+
+
+def test_control_false_rests_the_controller_and_the_game_drives_the_move():
+    from engine import Buttons, Character, TileGrid, World
+
+    w = World(TileGrid.from_ascii("." * 40 + "\n" + "." * 40 + "\n" + "#" * 40))
+    hero = w.add(Character(20, 18))
+    w.settle(hero)
+    hero.control = False
+    hero.vx = 300.0  # a dash: the game's own speed, kept (no run acceleration, no turn)
+    x0 = hero.x
+    for _ in range(10):
+        w.step(Buttons(left=True, jump=True))
+    assert hero.x == pytest.approx(x0 + 50.0) and hero.on_ground and hero.vx == 300.0
+    assert hero.held == Buttons(left=True, jump=True)  # (so the held jump is no new press later)
+    hero.vx, hero.vy = 0.0, -200.0  # a scripted hop: gravity and the floor still apply
+    for _ in range(60):
+        w.step()
+    assert hero.on_ground and hero.y + hero.h == 32.0
+    hero.control = True
+    for _ in range(30):
+        w.step(Buttons(right=True))
+    assert hero.vx == pytest.approx(w.feel.run.max_speed)
+    snap = w.snapshot()
+    hero.control = False
+    w.restore(snap)
+    assert hero.control  # part of the state

@@ -10,7 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Actor, Character, Platform, TileGrid, World, _bullets
+import numpy as np
+
+from engine import Actor, Character, Crowd, Edges, Platform, TileGrid, TileKind, World, _bullets
 from engine.tiles import ONE_WAY, SLOPE, SOLID
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")), deadline=None,
@@ -125,6 +127,84 @@ def test_a_bullet_stops_at_the_first_of_two_targets_in_line_and_passes_one_it_al
     assert touched == [near, far] and far.x - 1e-5 <= b.x + b.w <= far.x
 
 
+@pytest.mark.parametrize("bystanders", [0, 30])
+def test_a_bullet_meets_a_target_crossing_its_path_from_far_away_however_many_actors_there_are(bystanders):
+    # found by an adopter: past 24 actors the targets were gathered near the path by where they ended the step
+    w = World(TileGrid(np.zeros((10, 40), int), 16, edges=Edges(False, False, False, False)))
+    for i in range(bystanders):
+        w.add(Actor(2000 + 20 * i, 0, 4, 4, gravity_scale=0))
+    target = w.add(Actor(0, 50, 4, 4, gravity_scale=0, group=PLAYER))
+    target.vx = 150 * 60  # 150 px a step, straight through the bullet's spot
+    b = w.add(shot(60, 51, 0.0, 0.0))
+    result = w.step()
+    assert [(t.actor, t.other) for t in result.touches] == [(b, target)]
+    assert [(c.kind, c.other) for c in b.contacts] == [("actor", target)]
+
+
+def test_a_bullet_meets_a_fast_walker_among_many_actors():
+    w = World(TileGrid(np.zeros((10, 40), int), 16, edges=Edges(False, False, False, False)))
+    for i in range(30):
+        w.add(Actor(2000 + 20 * i, 0, 4, 4, gravity_scale=0))
+    walker = w.add(Crowd()).add(0, 50, 4, 4, speed=150 * 60, gravity=False, group=PLAYER)
+    b = w.add(shot(60, 51, 0.0, 0.0))
+    result = w.step()
+    assert [(t.actor, t.other) for t in result.touches] == [(b, walker)]
+
+
+def test_a_bullet_hitting_an_actor_reports_a_hit_event_never_a_wall():
+    # found by an adopter: the hit was a "wall" event with other = the actor, so "the shot dies on a wall"
+    # loops dropped the shot before the touch loop saw the hit
+    w = World(TileGrid.from_ascii(OPEN))
+    target = w.add(Actor(100, 60, 6, 20, gravity=False, group=PLAYER))
+    crate = w.add(Actor(200, 60, 6, 20, gravity=False, solid=True))
+    b = w.add(shot(80, 70, SPEED, 0.0))
+    result = w.step()
+    assert [(e.kind, e.actor, e.other, e.normal, e.tile) for e in result.events] == [("hit", b, target, (-1, 0), None)]
+    assert [(t.actor, t.other, t.side) for t in result.touches] == [(b, target, "left")]
+    w.remove(target)
+    b.vx = SPEED
+    for _ in range(5):
+        result = w.step()
+        if result.events:
+            break
+    assert [(e.kind, e.other) for e in result.events] == [("wall", crate)]  # a solid actor is a wall
+
+
+def test_the_readme_turret_loop_sees_hits_and_walls():
+    w = World(TileGrid.from_ascii(OPEN))
+    hero = w.add(Actor(100, 60, 6, 20, gravity=False, group=PLAYER))
+    shots = [w.add(shot(80, 70, SPEED, 0.0)), w.add(shot(80, 20, SPEED, 0.0))]
+    hurt, stopped = [], []
+    for _ in range(30):
+        result = w.step()
+        for e in result.events:  # (the loop of engine/docs/enemies.md, the turret)
+            if e.actor in shots and e.kind in ("wall", "ceiling", "landed", "hit"):
+                if e.kind == "hit" and e.other is hero:
+                    hurt.append(e.actor)
+                shots.remove(e.actor)
+                w.remove(e.actor)
+                stopped.append(e.kind)
+    assert len(hurt) == 1 and stopped == ["hit", "wall"] and not shots
+
+
+def test_a_bullet_passes_a_slope_tile_of_heights_0_0_like_raycast():
+    # found by an adopter: it stopped under the empty tile forever, four floor contacts a step, still rising
+    k = np.zeros((4, 6), int)
+    k[2, 2] = 3
+    g = TileGrid(k, 16, np.zeros((4, 6)), np.zeros((4, 6)), Edges(False, False, False, False))
+    w = World(g)
+    assert w.raycast(40, 63, 40, 0) is None
+    b = w.add(Actor(38, 60, 2, 2, bullet=True, gravity=False))
+    b.vy = -3000.0
+    w.step()
+    assert b.y == 10.0 and not b.contacts and not b.on_ground
+    down = w.add(Actor(36, 0, 2, 2, bullet=True, gravity=False))
+    down.vy = 3000.0
+    for _ in range(3):
+        w.step()
+    assert down.y == 150.0 and not down.contacts
+
+
 def test_one_way_tiles_stop_bullets_from_above_only():
     w = World(TileGrid.from_ascii(OPEN.replace("#.......", "#=======", 1)))
     up = w.add(shot(40, 100, 0.0, -SPEED))
@@ -194,8 +274,8 @@ def _overlaps_slope(grid, c, r, x, y, w, h) -> bool:
     ts = grid.tile_size
     i = r * grid.cols + c
     lo, hi = max(x, c * ts), min(x + w, (c + 1) * ts)
-    if lo >= hi - 1e-9 or y >= (r + 1) * ts - 1e-9:
-        return False
+    if lo >= hi - 1e-9 or y >= (r + 1) * ts - 1e-9 or max(grid._sl[i], grid._sr[i]) <= 0.0:
+        return False  # (a slope of heights 0, 0 holds nothing)
     def surface(px):
         return (r + 1) * ts - (grid._sl[i] + (grid._sr[i] - grid._sl[i]) * (px - c * ts) / ts)
     return min(surface(lo), surface(hi)) < y + h - 1e-9  # (by more than rounding: a graze along it is not in)
@@ -240,15 +320,18 @@ def _blocked(world, b, x, y, t, x0, y0, targets, dx=0.0, dy=0.0) -> bool:
     return False
 
 
-TILE = st.sampled_from("......." + "#" + "=" + "/\\pq")
+TILE = st.sampled_from("......." + "#" + "=" + "/\\pq_")
+FLAT = {"_": (TileKind.SLOPE, 0.0, 0.0)}  # a slope of heights 0, 0: nothing under its surface
 
 
 @st.composite
 def ranges(draw):
     cols, rows = draw(st.integers(6, 14)), draw(st.integers(5, 10))
     lines = ["".join(draw(st.lists(TILE, min_size=cols, max_size=cols))) for _ in range(rows)]
-    grid = TileGrid.from_ascii("\n".join(lines))
+    grid = TileGrid.from_ascii("\n".join(lines), legend=FLAT)
     world = World(grid)
+    for i in range(draw(st.sampled_from([0, 0, 30]))):  # bystanders far away: the broadphase finds the targets
+        world.add(Actor(4000.0 + 10.0 * i, 0.0, 4.0, 4.0, gravity=False, group=PLAYER))
     for _ in range(draw(st.integers(0, 3))):
         world.add(Platform(draw(st.floats(0, cols * 16)), draw(st.floats(0, rows * 16)), draw(st.floats(4, 40)),
                            draw(st.floats(2, 6)), one_way=draw(st.booleans())))
@@ -256,7 +339,7 @@ def ranges(draw):
     for _ in range(draw(st.integers(0, 3))):
         o = world.add(Actor(draw(st.floats(1, cols * 16 - 6)), draw(st.floats(-40, rows * 16)),
                             draw(st.floats(2, 6)), draw(st.floats(2, 6)), gravity=False, group=PLAYER))
-        o.vx, o.vy = draw(st.floats(-600, 600)), draw(st.floats(-600, 600))
+        o.vx, o.vy = draw(st.floats(-600, 600) | st.floats(-9000, 9000)), draw(st.floats(-600, 600))
         targets.append(o)
     size = draw(st.floats(1, 6))
     b = world.add(Actor(draw(st.floats(1, cols * 16 - 8)), draw(st.floats(-30, rows * 16)), size,

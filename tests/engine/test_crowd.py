@@ -12,10 +12,12 @@ CROWD_STEPS=300`` runs the big sample.
 from __future__ import annotations
 
 import copy
+import math
 import os
 from contextlib import contextmanager
 from typing import NamedTuple
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -32,9 +34,9 @@ STEPS = int(os.environ.get("CROWD_STEPS", "200"))
 
 class Extra(NamedTuple):
     """Another actor in the scene (added before the walkers): a stomper (group 1, touches the walkers'
-    group 2), a solid crate, or a bullet (touches group 2)."""
+    group 2), a solid crate, a bullet (touches group 2), or a bystander (floating, touching nothing)."""
 
-    kind: str  # "stomper", "crate", "bullet"
+    kind: str  # "stomper", "crate", "bullet", "bystander"
     x: float
     y: float
     w: float
@@ -43,13 +45,17 @@ class Extra(NamedTuple):
     vy: float
 
     def actor(self) -> Actor:
+        if self.kind == "bystander":  # nobody's business: only there to make the world big (> FEW actors)
+            return Actor(self.x, self.y, self.w, self.h, group=8, gravity_scale=0.0)
         return Actor(self.x, self.y, self.w, self.h, group=1, touches=0 if self.kind == "crate" else 2,
                      solid=self.kind == "crate", bullet=self.kind == "bullet",
                      gravity_scale=0.0 if self.kind == "bullet" else 1.0)
 
 
 class Edit(NamedTuple):
-    """A tile edit at the start of a step (``grid.set_tile``)."""
+    """A tile edit at the start of a step (``grid.set_tile``): at (col, row), or, with ``walker``, at
+    ``col`` tiles ahead of that walker's centre (behind when negative) and ``row`` rows below its feet's
+    row (0: the row its feet are in; 1: the floor it stands on), clamped to the map."""
 
     step: int
     col: int
@@ -57,6 +63,16 @@ class Edit(NamedTuple):
     kind: TileKind
     left: float | None = None
     right: float | None = None
+    walker: int | None = None
+
+    def where(self, grid, actors, dirs) -> tuple[int, int]:
+        if self.walker is None:
+            return self.col, self.row
+        i = self.walker % len(actors)
+        a, ts = actors[i], grid.tile_size
+        c = math.floor((a.x + a.w * 0.5) / ts) + self.col * dirs[i]
+        r = math.floor((a.y + a.h) / ts) + self.row - 1
+        return min(max(c, 0), grid.cols - 1), min(max(r, 0), grid.rows - 1)
 
 
 TILE = st.sampled_from("........." + "###" + "==" + "/\\" + "pqdb")
@@ -75,6 +91,12 @@ def scenes(draw):
             lines[r] = (lines[r][:c] + shape + lines[r][c + len(shape):])[:cols]
             lines[r + 1:r + 2] = ["#" * cols] if r + 1 < rows else []
     lines = [(line + "." * cols)[:cols] for line in lines][:rows]
+    floors = []
+    if draw(st.booleans()):  # long floors with open air above (runways), one-way ones too, from edge to edge
+        for r in range(draw(st.integers(2, 4)), rows, draw(st.integers(3, 5))):
+            lines[r] = draw(st.sampled_from(["#", "#", "#", "="])) * cols
+            lines[r - 1] = "." * cols
+            floors.append(r)
     edges = Edges(*draw(st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans())))
     grid = TileGrid.from_ascii("\n".join(lines), tile_size=ts, edges=edges)
     walkers = []
@@ -84,11 +106,14 @@ def scenes(draw):
         y = draw(st.floats(-4.0, grid.height - h))
         if draw(st.booleans()):  # on a tile corner
             x, y = round(x / ts) * ts, round(y / ts) * ts - h
-        speed = draw(st.sampled_from([0.0, 20.0, 40.0, 40.0, 90.0, 300.0]))
+        elif floors and draw(st.booleans()):  # on a long floor
+            y = draw(st.sampled_from(floors)) * ts - h
+        speed = draw(st.sampled_from([0.0, 20.0, 40.0, 40.0, 90.0, 300.0, 1200.0, 2400.0]))
         walkers.append(dict(x=x, y=y, w=w, h=h, speed=speed, direction=draw(st.sampled_from([1, -1])),
                             ledges=draw(st.booleans()), gravity=draw(st.sampled_from([1.0, 1.0, 1.0, 0.0, 2.0, 0.5, -1.0])),
                             snap=draw(st.booleans() | st.just(True)), vy=draw(st.sampled_from([0.0, 0.0, -200.0, 500.0])),
-                            touches=draw(st.sampled_from([0, 0, 1]))))
+                            touches=draw(st.sampled_from([0, 0, 1])),
+                            ledge_depth=draw(st.sampled_from([None, None, None, 0.5, 3.0, 20.0]))))
     platforms = []
     for _ in range(draw(st.integers(0, 3))):
         pw, ph = draw(st.sampled_from([(3 * ts, ts / 2), (2 * ts, ts), (ts, 3.0), (4 * ts, 2 * ts)]))
@@ -103,15 +128,32 @@ def scenes(draw):
                   RopeConfig(segments=draw(st.integers(2, 8)), segment_length=draw(st.sampled_from([2.0, 4.0, 8.0])),
                              nudge=draw(st.sampled_from([0.5, 1.0]))))
              for _ in range(draw(st.integers(0, 2)))]
-    edits = [Edit(draw(st.integers(1, STEPS)), draw(st.integers(0, cols - 1)), draw(st.integers(0, rows - 1)),
-                  *draw(st.sampled_from([(TileKind.SOLID,), (TileKind.EMPTY,), (TileKind.ONE_WAY,),
-                                         (TileKind.SLOPE, 0.0, ts), (TileKind.SLOPE, ts / 2, 0.0)])))
-             for _ in range(draw(st.integers(0, 4)))]
+    kinds = st.sampled_from([(TileKind.SOLID,), (TileKind.EMPTY,), (TileKind.EMPTY,), (TileKind.ONE_WAY,),
+                             (TileKind.SLOPE, 0.0, ts), (TileKind.SLOPE, ts, 0.0), (TileKind.SLOPE, ts / 2, 0.0),
+                             (TileKind.SLOPE, float(ts), ts / 4)])
+    edits = []
+    for _ in range(draw(st.integers(0, 10))):
+        step, kind = draw(st.integers(1, STEPS)), draw(kinds)
+        where = draw(st.sampled_from(["anywhere", "edge", "walker", "walker", "walker"]))
+        if where == "walker":  # ahead of a walker (up to 8 tiles), under it, behind it, above it
+            edits.append(Edit(step, draw(st.integers(-2, 8)), draw(st.integers(-1, 2)), *kind,
+                              walker=draw(st.integers(0, 13))))
+        elif where == "edge":  # on the map's border
+            side = draw(st.sampled_from(["left", "right", "top", "bottom"]))
+            col = 0 if side == "left" else cols - 1 if side == "right" else draw(st.integers(0, cols - 1))
+            row = 0 if side == "top" else rows - 1 if side == "bottom" else draw(st.integers(0, rows - 1))
+            edits.append(Edit(step, col, row, *kind))
+        else:
+            edits.append(Edit(step, draw(st.integers(0, cols - 1)), draw(st.integers(0, rows - 1)), *kind))
     extras = [Extra(draw(st.sampled_from(["stomper", "stomper", "crate", "bullet"])),
                     draw(st.floats(0.0, grid.width - 8.0)), draw(st.floats(-8.0, grid.height - 8.0)),
                     *draw(st.sampled_from([(4.0, 4.0), (8.0, 8.0), (12.0, 6.0), (2.0, 2.0)])),
-                    draw(st.sampled_from([0.0, 30.0, -60.0, 500.0])), draw(st.sampled_from([0.0, 200.0, -100.0])))
+                    draw(st.sampled_from([0.0, 30.0, -60.0, 500.0, 3000.0, -2400.0])),
+                    draw(st.sampled_from([0.0, 200.0, -100.0, 1800.0])))
               for _ in range(draw(st.integers(0, 3)))]
+    if draw(st.integers(0, 3)) == 0:  # a busy world: the bullets and touches find what is near through the hash
+        extras += [Extra("bystander", (7.0 * i) % grid.width, (13.0 * i) % grid.height, 2.0, 2.0, 0.0, 0.0)
+                   for i in range(26)]
     settle = draw(st.booleans())
     return grid, walkers, platforms + triggers + ropes + edits + extras, settle
 
@@ -143,8 +185,8 @@ def build(grid, walkers, platforms, settle):
                            snap=spec["snap"], group=2, touches=touches))
         a.vx, a.vy = spec["direction"] * spec["speed"], spec["vy"]
         w = crowd.add(spec["x"], spec["y"], spec["w"], spec["h"], speed=spec["speed"], direction=spec["direction"],
-                      ledges=spec["ledges"], gravity_scale=float(spec["gravity"]), snap=spec["snap"], group=2,
-                      touches=touches)
+                      ledges=spec["ledges"], ledge_depth=spec.get("ledge_depth"), gravity_scale=float(spec["gravity"]),
+                      snap=spec["snap"], group=2, touches=touches)
         w.vy = spec["vy"]
         if settle:
             assert solo.settle(a) == batch.settle(w)
@@ -210,13 +252,14 @@ def run_both(grid, walkers, platforms, settle, steps=STEPS):
             edits.setdefault(e.step, []).append(e)
     solo, actors, dirs, batch, crowd = build(grid, walkers, platforms, settle)
     ledges = [spec["ledges"] for spec in walkers]
+    depths = [spec.get("ledge_depth") for spec in walkers]
     speeds = [spec["speed"] for spec in walkers]
     for step in range(1, steps + 1):
         for e in edits.get(step, ()):  # (both worlds share the grid: both see the edit)
-            grid.set_tile(e.col, e.row, e.kind, e.left, e.right)
+            grid.set_tile(*e.where(grid, actors, dirs), e.kind, e.left, e.right)
         a_res = solo.step()
         for i, a in enumerate(actors):
-            dirs[i] = walk(solo, a, dirs[i], speeds[i], ledges[i])
+            dirs[i] = walk(solo, a, dirs[i], speeds[i], ledges[i], depths[i])
         b_res = batch.step()
         name_a, name_b = namer(solo, actors), namer(batch, None)
         for i, (a, w) in enumerate(zip(actors, crowd.walkers, strict=True)):
@@ -253,6 +296,33 @@ def residue(way: str):
 def test_the_batch_moves_every_walker_exactly_as_the_per_actor_path(scene, way):
     with residue(way):
         run_both(*scene)
+
+
+LONG_FLOOR = "\n".join(["." * 30] * 2 + ["#" * 30] * 2)
+
+
+@pytest.mark.parametrize(("edit", "at"), [("hole", 3), ("ramp", 3), ("block", 60), ("one-way", 60)])
+def test_a_tile_edited_far_ahead_of_a_walker_on_a_runway_is_met_like_by_an_actor(edit, at):
+    # found by an adopter: a hole dug (or a ramp put) ahead of a walker on a runway was walked over (through)
+    col, row, kind = {"hole": (9, 2, (TileKind.EMPTY,)), "ramp": (9, 1, (TileKind.SLOPE, 16.0, 4.0)),
+                      "block": (9, 1, (TileKind.SOLID,)), "one-way": (9, 2, (TileKind.ONE_WAY,))}[edit]
+    grid = TileGrid.from_ascii(LONG_FLOOR, edges=Edges(True, True, False, False))
+    walkers = [dict(x=240.0, y=18.0, w=10.0, h=14.0, speed=40.0, direction=-1, ledges=ledges, gravity=1.0,
+                    snap=True, vy=0.0) for ledges in (False, True)]
+    for way in ("mirrored", "one by one"):
+        with residue(way):
+            run_both(grid, walkers, [Edit(at, col, row, *kind)], True, steps=260)
+
+
+@pytest.mark.parametrize("ledges", [False, True])
+def test_a_fast_walker_running_off_an_open_map_edge_is_in_the_air_like_an_actor(ledges):
+    # found by an adopter: off the map the flat-ground test read another row's tile counts: on_ground on air
+    grid = TileGrid.from_ascii("........\n.....#..\n########", edges=Edges(False, False, False, False))
+    walkers = [dict(x=2.0, y=20.0, w=6.0, h=7.0, speed=2400.0, direction=d, ledges=ledges, gravity=1.0, snap=True,
+                    vy=0.0) for d in (-1, 1)] + \
+        [dict(x=120.0, y=20.0, w=6.0, h=7.0, speed=2400.0, direction=1, ledges=ledges, gravity=1.0, snap=True, vy=0.0)]
+    crowd = run_both(grid, walkers, [], True, steps=20)
+    assert not crowd.on_ground.any() and crowd.x[0] < -400.0 and crowd.x[2] > 500.0
 
 
 def test_a_walker_coming_onto_a_runway_from_beside_it_meets_what_is_beside_it():
@@ -408,6 +478,93 @@ def test_walkers_turn_at_walls_and_at_ledges_unless_told_to_walk_off():
     assert tops == {9.0} and 56.0 - 0.5 <= keeps.x + keeps.w + 0.5 and keeps.x >= 56.0 - 6.0
     assert drops.y == 17.0 and drops.on_ground  # walked off the block, down to the floor
     assert turns.index(1) <= 4 and bounces.x >= 8.0  # turned at the left wall on reaching it
+
+
+HILL = """
+..................
+..................
+......../#######\\.
+##################
+"""
+SHALLOW_HILL = """
+.....................
+.....................
+......pq#######db....
+#####################
+"""
+
+
+def _pace(hill: str, batched: bool, x: float, direction: int, steps: int = 700, **kw) -> tuple[float, float]:
+    """The leftmost and rightmost x a 12 x 12 walker starting on the hill's top reaches."""
+    world = World(TileGrid.from_ascii(hill))
+    if batched:
+        body = world.add(Crowd()).add(x, 20.0, 12, 12, speed=40, direction=direction, **kw)
+        world.settle(body)
+    else:
+        body = world.add(Actor(x, 20.0, 12, 12))
+        world.settle(body)
+        body.vx, d = 40.0 * direction, direction
+    xs = []
+    for _ in range(steps):
+        world.step()
+        if not batched:
+            d = walk(world, body, d, 40.0, **kw)
+        xs.append(body.x)
+    return min(xs), max(xs)
+
+
+@pytest.mark.parametrize("batched", [True, False])
+@pytest.mark.parametrize("hill", [HILL, SHALLOW_HILL])
+def test_walkers_walk_down_a_hill_onto_the_floor_at_its_foot_both_ways(batched, hill):
+    # found by an adopter: the foot of every downhill ramp was a ledge (the leading foot 6 px above the floor)
+    grid = TileGrid.from_ascii(hill)
+    lo, hi = _pace(hill, batched, 160.0, -1, steps=1400)
+    assert lo == 0.0 and hi == grid.width - 12  # down the ramp, along the floor to the wall, back over the hill
+
+
+@pytest.mark.parametrize("batched", [True, False])
+def test_a_half_pixel_ledge_depth_turns_at_a_ramps_foot_and_a_deep_one_walks_off_a_step(batched):
+    lo, _hi = _pace(HILL, batched, 160.0, -1, ledge_depth=0.5)
+    assert 128.0 - 1.0 < lo < 128.0 + 1.0  # the old half-pixel probe: turns where the ramp meets the floor
+    step = """
+..........
+######....
+##########
+"""
+    for depth, reach in ((None, 96.0 - 12.0), (16.0, 160.0 - 12.0)):  # a 16 px step: a ledge, unless 16 px deep
+        world = World(TileGrid.from_ascii(step))
+        if batched:
+            body = world.add(Crowd()).add(10.0, 4.0, 12, 12, speed=40, ledge_depth=depth)
+        else:
+            body = world.add(Actor(10.0, 4.0, 12, 12))
+            body.vx, d = 40.0, 1
+        world.settle(body)
+        far = 0.0
+        for _ in range(400):
+            world.step()
+            if not batched:
+                d = walk(world, body, d, 40.0, ledge_depth=depth)
+            far = max(far, body.x)
+        assert reach - 1.0 <= far < reach + 1e-9
+
+
+def test_a_walkers_ledge_depth_is_checked_and_settable():
+    crowd = Crowd()
+    w = crowd.add(0.0, 0.0, 8.0, 8.0)
+    assert w.ledge_depth is None and np.isnan(crowd.ledge_depth[0])
+    w.ledge_depth = 3.0
+    assert w.ledge_depth == 3.0 and crowd.ledge_depth[0] == 3.0
+    w.ledge_depth = None
+    assert w.ledge_depth is None
+    with pytest.raises(ValueError, match="ledge_depth must be > 0 px"):
+        crowd.add(0.0, 0.0, 8.0, 8.0, ledge_depth=-1.0)
+    with pytest.raises(TypeError, match="ledge_depth must be a number"):
+        w.ledge_depth = "deep"
+    world = World(TileGrid.from_ascii("...\n###"))
+    a = world.add(Actor(0.0, 0.0, 4.0, 4.0))
+    world.settle(a)
+    with pytest.raises(ValueError, match="walk: ledge_depth must be > 0 px"):
+        walk(world, a, 1, 40.0, ledge_depth=0.0)
 
 
 def test_walk_turns_a_single_actor_at_the_end_of_a_platform_not_on_it():
@@ -613,3 +770,11 @@ def test_a_walker_on_a_crate_walks_to_its_edge_and_turns_there():
         assert w.ground is not None and w.ground.platform is crate
         assert crate.x - 1.0 < min(xs[100:]) and max(xs[100:]) + w.w < crate.x + crate.w + 1.0  # stays on it
         assert max(xs) - min(xs[100:]) > 30.0  # and walks across it (it does not turn on the spot)
+
+
+def test_a_walker_starts_walking_and_an_actor_starts_at_rest():
+    # (engine/docs/bodies.md and crowds.md: a Walker starts at vx = direction * speed, an Actor at 0)
+    crowd = Crowd()
+    assert crowd.add(0, 0, 8, 8, speed=40, direction=-1).vx == -40.0 and crowd.add(0, 0, 8, 8).vx == 40.0
+    a = Actor(0, 0, 8, 8)
+    assert (a.vx, a.vy) == (0.0, 0.0)

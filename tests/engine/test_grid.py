@@ -228,13 +228,14 @@ def test_grid_error_is_a_value_error_with_a_single_line():
 
 # -- queries touch only the tiles a box covers ------------------------------------------------------
 class CountingList(list):
-    """A list that counts element reads (the grid's hot-path tile list)."""
+    """A list that counts element reads (the grid's hot-path tile list; a slice reads its elements)."""
 
     reads = 0
 
     def __getitem__(self, i):
-        CountingList.reads += 1
-        return list.__getitem__(self, i)
+        got = list.__getitem__(self, i)
+        CountingList.reads += len(got) if isinstance(i, slice) else 1
+        return got
 
 
 class CountingDict(dict):
@@ -372,3 +373,48 @@ def test_an_actor_placed_past_a_side_wall_is_brought_back_in():
     r = w.step()
     assert r.squished == []
     assert a.x == 0.0 and b.x + b.w == g.width
+
+
+# -- from_gids and from_ascii_marked ------------------------------------------------------------------------
+
+
+def test_from_gids_maps_tile_ids_to_kinds_and_slope_heights_stripping_flip_bits():
+    h, v = 0x80000000, 0x40000000
+    rows = [[0, 1, 2, 9], [7, 7 | h, 8, 1 | h | v]]
+    g = TileGrid.from_gids(rows, {1: TileKind.SOLID, 2: TileKind.ONE_WAY, 7: (0, 16), 8: (TileKind.SLOPE, 4, 8)})
+    assert g.kinds.tolist() == [[0, 1, 2, 0], [3, 3, 3, 1]]  # 9 is not named: empty; a flipped solid is solid
+    assert (g.slope_left[1, :3].tolist(), g.slope_right[1, :3].tolist()) == ([0, 16, 4], [16, 0, 8])  # mirrored
+    signed = np.array(rows, np.int64).astype(np.uint32).astype(np.int32)  # ids read as signed 32-bit numbers
+    assert (TileGrid.from_gids(signed, {1: 1, 2: 2, 7: (0, 16), 8: (4, 8)}).kinds == g.kinds).all()
+    assert TileGrid.from_gids([[5]], {5: TileKind.SOLID}, tile_size=8).tile_size == 8
+
+
+def test_from_gids_says_what_is_wrong():
+    cases = [
+        (([[1 | 0x40000000]], {1: (0, 16)}), "row 0, col 0 is slope id 1 flipped vertically"),
+        (([[1]], {1: TileKind.SLOPE}), "slope without heights"),
+        (([[1]], {1: (0, 17)}), "right height 17"),
+        (([[1]], {0: TileKind.SOLID}), "not a tile id"),
+        (([[1]], {1: "rock"}), "use TileKind"),
+        (([[1.5]], {1: 1}), "whole-number tile ids"),
+        (([1, 2], {1: 1}), "2-D"),
+        (([[1]], [1]), "mapping"),
+    ]
+    for args, message in cases:
+        with pytest.raises(GridError, match=message):
+            TileGrid.from_gids(*args)
+
+
+def test_from_ascii_marked_returns_the_markers_positions_and_leaves_them_empty():
+    text = """
+    P...C.
+    ##..##
+    """.replace("    ", "")
+    grid, marks = TileGrid.from_ascii_marked(text, "PCW")
+    assert marks == {"P": [(0, 0)], "C": [(4, 0)], "W": []}
+    assert grid.kinds.tolist() == TileGrid.from_ascii("......\n##..##").kinds.tolist()
+    assert TileGrid.from_ascii_marked(text, True).marks == {"C": [(4, 0)], "P": [(0, 0)]}
+    with pytest.raises(GridError, match="unknown character 'C'"):
+        TileGrid.from_ascii_marked(text, "P")
+    with pytest.raises(GridError, match="markers must be a string"):
+        TileGrid.from_ascii_marked(text, 3)

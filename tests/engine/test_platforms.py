@@ -549,3 +549,55 @@ def test_a_rider_carried_into_a_wall_stays_at_the_wall():
         r = w.step()
         assert r.squished == [] and not w.grid.solid_overlaps(hero.x, hero.y, hero.w, hero.h)
     assert hero.x + hero.w == 12 * 16 and hero.vx == 0.0  # against the wall
+
+
+def test_a_platform_is_drawn_between_its_last_two_positions():
+    # (engine/docs/bodies.md: platform.interpolated(alpha) lerps prev -> current, as an Actor's)
+    world = World(TileGrid.from_ascii("." * 20 + "\n" + "." * 20))
+    lift = world.add(Platform(16, 8, 32, 8, Path([(16, 8), (160, 8)], speed=60.0)))
+    world.step()
+    assert (lift.prev_x, lift.x) == (16.0, 17.0)
+    assert lift.interpolated(0.0) == (16.0, 8.0) and lift.interpolated(1.0) == (17.0, 8.0)
+    assert lift.interpolated(0.25) == (16.25, 8.0)
+
+
+@pytest.mark.parametrize("kind, left, right", [(1, 0, 0), (3, 3, 3), (3, 0, 16), (3, 15, 15), (3, 16, 16), (3, 0, 0)])
+def test_a_lift_never_carries_its_rider_up_into_a_ceiling_of_slopes(kind, left, right):
+    # from below, a slope tile is a flat ceiling: the rider is held under it and squished, as under rock
+    import numpy as np
+
+    from engine import Character, Edges
+
+    k = np.zeros((10, 10), int)
+    sl, sr = np.zeros((10, 10)), np.zeros((10, 10))
+    k[3, 3:6] = kind  # the ceiling: y = 48..64
+    sl[3, 3:6], sr[3, 3:6] = (left, right) if kind == 3 else (0, 0)
+    w = World(TileGrid(k, 16, sl, sr, Edges(False, False, False, False)))
+    w.add(Platform(40.0, 140.0, 48.0, 8.0, Path([(40.0, 140.0), (40.0, 20.0)], 30.0)))
+    hero = w.add(Character(58.0, 126.0, 10.0, 14.0))
+    squished = 0
+    for _ in range(400):
+        squished += hero in w.step().squished
+        assert hero.y >= 64.0 or hero.squished  # never inside the ceiling row, nor above it
+    assert squished > 0 and hero.y > 160.0  # crushed, then fell once the lift had passed through it
+
+
+@pytest.mark.parametrize("speed", [30.0, 40.0, 48.0, 60.0, 96.0, 128.0, 256.0, 320.0])
+@pytest.mark.parametrize("mode", ["ping-pong", "loop"])
+def test_a_lift_lands_exactly_on_its_points_however_long_it_runs(speed, mode):
+    # 512 px legs covered in a whole number of steps: at every arrival the platform is on the point itself,
+    # never 1e-12 px beside it (its position comes from the distance along the leg, not a running sum)
+    w = World(TileGrid.from_ascii("." * 40 + "\n" + "." * 40))
+    points = [(0.0, 0.0), (512.0, 0.0)] if mode == "ping-pong" else [(0.0, 0.0), (512.0, 0.0), (512.0, 512.0)]
+    p = w.add(Platform(0.0, 0.0, 32, 8, Path(points, speed, mode)))
+    per_leg = round(512.0 / (speed / 60.0))
+    legs = []
+    for step in range(1, 6 * per_leg + 1):
+        w.step()
+        assert 0.0 <= p.x <= 512.0 and 0.0 <= p.y <= 512.0
+        if step % per_leg == 0:
+            legs.append((p.x, p.y))
+    if mode == "ping-pong":
+        assert legs == [(512.0, 0.0), (0.0, 0.0)] * 3
+    else:  # the diagonal back is longer: only the first two arrivals fall on a step
+        assert legs[:2] == [(512.0, 0.0), (512.0, 512.0)]

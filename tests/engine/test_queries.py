@@ -16,7 +16,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from engine import Actor, Edges, Platform, RayHit, Tile, TileGrid, TileKind, Trigger, World
+import numpy as np
+
+from engine import Actor, Edges, Platform, RayHit, Tile, TileGrid, TileKind, Trigger, World, queries
 
 TS = 16
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")), deadline=None,
@@ -498,3 +500,42 @@ def test_queries_match_brute_force(world, data):
         c, r = math.floor(x / TS), math.floor(y / TS)
         kind = world.grid.kinds[r, c] if 0 <= c < world.grid.cols and 0 <= r < world.grid.rows else 0
         assert world.tile_at(x, y) == (c, r, kind)
+
+
+@settings(SETTINGS, max_examples=max(10, SETTINGS.max_examples // 4))  # (the brute-force test above covers both too)
+@given(scenes(), st.data(), st.sampled_from(["walk", "scan"]))
+def test_raycast_matches_brute_force_walking_the_hash_or_scanning_its_occupied_cells(world, data, way):
+    # a ray crossing many more hash cells than are occupied scans the occupied ones: both ways, one answer
+    saved = queries._SCAN
+    queries._SCAN = math.inf if way == "walk" else 0.0
+    try:
+        for _ in range(8):
+            x0, y0, x1, y1 = data.draw(segments(world))
+            for actors in (False, True):
+                check_raycast(world, x0, y0, x1, y1, actors)
+    finally:
+        queries._SCAN = saved
+
+
+class _CountingCells(dict):
+    """A hash's cells that count the lookups."""
+
+    gets = 0
+
+    def get(self, key, default=None):
+        self.gets += 1
+        return super().get(key, default)
+
+
+def test_a_long_raycast_costs_the_occupied_cells_not_its_length():
+    # found by an adopter: the hash's cells were walked one by one to the end (1e12 px: hours)
+    world = World(TileGrid(np.zeros((10, 20), int), 16, edges=Edges(False, False, False, False)))
+    far = world.add(Actor(1e9, 96, 4, 16, name="far"))
+    world.add(Actor(10, 10, 4, 4, name="near"))
+    world._hash.flush()
+    world._hash._cells = _CountingCells(world._hash._cells)
+    assert world.raycast(-5, 100, 1e12, 100) is None
+    hit = world.raycast(-5, 100, 1e12, 100, actors=True)
+    assert hit.obj is far and hit.x == 1e9 and hit.normal == (-1.0, 0.0)
+    assert world.raycast(1e12, 100, -5, 100, actors=True).obj is far
+    assert world._hash._cells.gets <= 16

@@ -20,6 +20,7 @@ from engine import (
     Buttons,
     Character,
     ConfigError,
+    Edges,
     FeelConfig,
     Path,
     Platform,
@@ -608,3 +609,96 @@ def test_no_particle_ever_ends_a_step_inside_a_solid_or_below_a_slope(scene):
         w.step()
         for rope in ropes:
             assert_outside(w.grid, rope, f"step {step + 1}")
+
+
+# -- issue 22: the tether holds after the tiles, laying through walls, restore-then-replay -----------------
+
+
+def _worst_stretch(rope, pin=None):
+    px, py = pin or rope.pin
+    seg = rope.config.segment_length
+    return max(math.hypot(x - px, y - py) / (i * seg) for i, (x, y) in enumerate(rope.points) if i)
+
+
+def test_a_chain_on_a_lift_is_pulled_through_a_one_way_plank_never_stretched():
+    g = TileGrid.from_ascii("..........\n" * 4 + "...====...\n" + "..........\n" * 4 + "##########", 16,
+                            edges=Edges(False, False, False, False))
+    w = World(g)
+    lift = w.add(Platform(56.0, 0.0, 32.0, 6.0, Path([(56.0, 0.0), (56.0, 120.0)], 40.0)))
+    chain = w.add(Rope(72.0, 6.0, RopeConfig(segments=8, segment_length=6.0), follow=lift))
+    for _ in range(200):
+        w.step()
+        assert _worst_stretch(chain) <= 1.0 + 1e-9
+    assert chain.points[-1][1] > 64.0  # below the plank, hanging from the pin under it
+
+
+def test_a_rope_swung_against_a_block_never_stretches():
+    k = np.zeros((6, 6), int)
+    k[1, 3] = k[2, 3] = 1
+    k[5, :] = 1
+    w = World(TileGrid(k, 16, edges=Edges(False, False, False, False)))
+    rope = w.add(Rope(40.0, 24.0, RopeConfig(segments=3, segment_length=16.0, iterations=4)))
+    pushes = {0: (2, 1355.2210827544936, 167.3113888493508), 1: (3, -396.7138580042267, 569.4833482736476),
+              2: (2, 691.5887367600812, -868.4944798616685)}
+    for s in range(30):
+        if s in pushes:
+            rope.push(*pushes[s])
+        w.step()
+        assert _worst_stretch(rope, (40.0, 24.0)) <= 1.0 + 1e-9
+        assert not any(w.grid.solid_overlaps(x - 1.0, y - 1.0, 2.0, 2.0) for x, y in rope.points[1:])
+
+
+@SETTINGS
+@given(st.integers(0, 5), st.floats(-900, 900), st.floats(-900, 900), st.integers(1, 4),
+       st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=5))
+def test_a_rope_never_stretches_beyond_its_tether_among_tiles(at, vx, vy, iterations, blocks):
+    k = np.zeros((6, 6), int)
+    for c, r in blocks:
+        if (c, r) != (2, 1):  # (the pin's tile stays open)
+            k[r, c] = 1
+    k[5, :] = 1
+    w = World(TileGrid(k, 16, edges=Edges(False, False, True, True)))
+    rope = w.add(Rope(40.0, 24.0, RopeConfig(segments=5, segment_length=10.0, iterations=iterations)))
+    for s in range(40):
+        if s % 7 == 0:
+            rope.push(1 + at % 5, vx, vy)
+        w.step()
+        assert _worst_stretch(rope, (40.0, 24.0)) <= 1.0 + 1e-9
+
+
+def test_a_rope_is_laid_along_a_walled_bottom_edge_never_through_it():
+    g = TileGrid.from_ascii("....\n....\n####", 16, edges=Edges(left=False, right=False, top=False, bottom=True))
+    w = World(g)
+    rope = w.add(Rope(56.0, 8.0, RopeConfig(segments=20, segment_length=4.0)))  # off the open right side
+    assert all(y + rope.config.radius <= g.height for _x, y in rope.points)
+
+
+def test_restore_then_replay_is_bit_identical_with_a_rope_just_added():
+    g = TileGrid.from_ascii("....\n....\n####", 16, edges=Edges(left=False, right=False, top=False, bottom=True))
+    w = World(g)
+    rope = w.add(Rope(56.0, 8.0, RopeConfig(segments=20, segment_length=4.0)))
+    snap = w.snapshot()
+    hashes, points = [], []
+    for _ in range(2):
+        w.restore(snap)
+        for _ in range(3):
+            w.step()
+        hashes.append(w.state_hash())
+        points.append(rope.points)
+    assert hashes[0] == hashes[1] and points[0] == points[1]
+
+
+def test_restore_then_replay_is_bit_identical_with_a_tile_put_on_a_rope():
+    w = World(TileGrid.from_ascii("........\n" * 6 + "########", 16))
+    rope = w.add(Rope(40.0, 8.0, RopeConfig(segments=8, segment_length=8.0)))
+    for _ in range(5):
+        w.step()
+    w.grid.set_tile(2, 3, TileKind.SOLID)  # onto the rope: the next step re-places what it covers
+    snap = w.snapshot()
+    runs = []
+    for _ in range(2):
+        w.restore(snap)
+        for _ in range(4):
+            w.step()
+        runs.append((w.state_hash(), rope.points))
+    assert runs[0] == runs[1]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Actor, Buttons, Character, Path, Platform, TileGrid, World
+from engine import UNGROUPED, Actor, Buttons, Character, Path, Platform, TileGrid, World
 from engine._motion import box_free
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "40")), deadline=None,
@@ -155,7 +155,7 @@ def test_removing_a_crate_drops_what_stood_on_it():
 def test_a_bullet_stops_at_a_crate():
     w = World(TileGrid.from_ascii(ROOM))
     box = w.add(crate(200, 80))
-    shot = w.add(Actor(40, 86, 2, 2, bullet=True, gravity=False, touches=1))
+    shot = w.add(Actor(40, 86, 2, 2, bullet=True, gravity=False, touches=UNGROUPED))  # (the crate has no group)
     shot.vx = 3000.0
     touched, hits = [], []
     for _ in range(10):
@@ -198,7 +198,9 @@ def yards(draw):
         x, y = draw(st.floats(0, cols * 16 - 16)), draw(st.floats(0, rows * 16))
         size = draw(st.sampled_from([8.0, 12.0, 16.0, 20.0]))
         solid = draw(st.booleans())
-        body = world.add(Actor(x, y, size, size, solid=solid, name=f"{'crate' if solid else 'actor'}{i}"))
+        pushable = solid and draw(st.booleans())
+        body = world.add(Actor(x, y, size, size, solid=solid, name=f"{'crate' if solid else 'actor'}{i}",
+                               pushable=pushable, friction=draw(st.sampled_from([0.0, 0.0, 0.5]))))
         body.vx = draw(st.floats(-200, 200))
         bodies.append(body)
     pushes = draw(st.lists(st.tuples(st.integers(0, len(bodies) - 1), st.floats(-300, 300)), max_size=8))
@@ -221,3 +223,198 @@ def test_nothing_ends_a_step_inside_a_tile_platform_or_crate_unless_squished(sce
                 continue
             others = world.platforms + [c for c in crates if c is not a]
             assert box_free(grid, others, a.x, a.y, a.w, a.h), (step, a, [c.rect for c in others])
+
+
+# -- issue 22: crates and the actors next to them, in either add order -----------------------------------
+
+OPEN = """
+..........
+..#.......
+..........
+##########
+"""
+
+
+def _inside(a, b) -> bool:
+    return a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+
+
+def _open_world(text="..........\n..........\n..........\n##########"):
+    from engine import Edges
+
+    return World(TileGrid.from_ascii(text, 16, edges=Edges(False, False, False, False)))
+
+
+@pytest.mark.parametrize("crate_first", [False, True])
+def test_a_crate_moved_out_of_a_door_never_lands_inside_an_actor(crate_first):
+    w = _open_world()
+    bodies = [Actor(20.0, 32.0, 16.0, 16.0, solid=True), Actor(36.0, 34.0, 8.0, 14.0)]
+    if not crate_first:
+        bodies.reverse()
+    for b in bodies:
+        w.add(b)
+    box, hero = (bodies[0], bodies[1]) if crate_first else (bodies[1], bodies[0])
+    w.step()
+    w.step()
+    w.add(Platform(4.0, 0.0, 26.0, 48.0))  # a door shuts on the crate's left part: it moves out, right
+    for _ in range(3):
+        r = w.step()
+        assert box.x == 30.0
+        assert not _inside(hero, box) or hero in r.squished
+    assert hero.x == 46.0  # pushed out of the crate's way, in both orders
+
+
+@pytest.mark.parametrize("crate_first", [False, True])
+def test_settle_puts_a_crate_on_the_actor_under_it_never_through_it(crate_first):
+    w = _open_world()
+    if crate_first:
+        box = w.add(Actor(36.0, 30.0, 12.0, 12.0, solid=True))
+        hero = w.add(Actor(40.0, 34.0, 10.0, 14.0))
+        assert w.settle(box)
+        w.settle(hero)
+    else:
+        hero = w.add(Actor(40.0, 34.0, 10.0, 14.0))
+        w.settle(hero)
+        box = w.add(Actor(36.0, 30.0, 12.0, 12.0, solid=True))
+        assert w.settle(box)
+    assert not _inside(hero, box)
+    assert box.y + box.h == hero.y and box.ground.platform is hero  # on its head
+    for _ in range(5):
+        r = w.step()
+        assert not _inside(hero, box) or hero in r.squished  # (a falling crate crushes: then it gets out)
+
+
+@pytest.mark.parametrize("crate_first", [False, True])
+def test_a_rider_held_by_a_wall_stops_standing_on_the_crate_that_slid_away(crate_first):
+    w = _open_world(OPEN)
+    bodies = [Actor(40.0, 32.0, 40.0, 16.0, solid=True), Actor(48.0, 18.0, 10.0, 14.0)]
+    for b in (bodies if crate_first else bodies[::-1]):
+        w.add(b)
+    box, hero = bodies
+    w.step()
+    w.step()
+    assert hero.ground.platform is box
+    for _ in range(4):
+        box.vx = -600.0  # slides left under the block (2, 1), which holds the rider back
+        w.step()
+        if not (box.x < hero.x + hero.w and hero.x < box.x + box.w):
+            assert not hero.on_ground and hero.ground is None
+    assert box.x + box.w <= hero.x
+
+
+# -- pushable crates ---------------------------------------------------------------------------------------
+
+LONG = "." * 60 + "\n" + "#" * 60
+
+
+def push_run(crate_first, friction=0.0, steps=200, **kw):
+    w = World(TileGrid.from_ascii(LONG))
+    make = [lambda: Actor(60, 0, 16, 16, solid=True, pushable=True, friction=friction, name="crate", **kw),
+            lambda: Character(20, 2)]
+    bodies = [f() for f in (make if crate_first else make[::-1])]
+    for b in bodies:
+        w.add(b)
+    box, hero = (bodies[0], bodies[1]) if crate_first else (bodies[1], bodies[0])
+    w.settle(hero)
+    w.settle(box)
+    xs = []
+    for _ in range(steps):
+        w.step(Buttons(right=True))
+        xs.append((box.x, hero.x))
+    return w, box, hero, xs
+
+
+@pytest.mark.parametrize("friction", [0.0, 0.5])
+def test_a_pushable_crate_moves_at_the_pushers_speed_in_either_add_order(friction):
+    _w, box, hero, first = push_run(False, friction)
+    _w, _box, _hero, second = push_run(True, friction)
+    assert first == second  # the same, step by step, whichever was added first
+    speed = (first[-1][0] - first[119][0]) / 80 * 60  # px/s over the last 80 steps
+    assert speed == pytest.approx(hero.vx * (1.0 - friction))
+    assert hero.vx == pytest.approx(150.0)  # the character runs on at its own speed, slowed by the crate
+    assert all(b[0] > a[0] for a, b in zip(first[120:], first[121:], strict=False))  # never a still step
+    assert box.x == hero.x + hero.w  # touching, never inside
+
+
+def test_a_pushed_crate_carries_its_rider_stops_at_a_wall_and_pushes_the_next_one():
+    w = World(TileGrid.from_ascii("#......................#\n" * 3 + "########################"))
+    hero = w.add(Character(30, 34))
+    a = w.add(Actor(60, 32, 16, 16, solid=True, pushable=True, name="a"))
+    b = w.add(Actor(100, 32, 16, 16, solid=True, pushable=True, name="b"))
+    rider = w.add(Actor(64, 10, 8, 8, name="rider"))
+    heavy = w.add(Actor(200, 32, 16, 16, solid=True, name="heavy"))  # solid, not pushable: a wall
+    for _ in range(20):
+        w.step()
+    for _ in range(300):
+        w.step(Buttons(right=True))
+        assert hero.x + hero.w <= a.x and a.x + a.w <= b.x and b.x + b.w <= heavy.x
+    assert b.x + b.w == heavy.x and a.x + a.w == b.x and hero.x + hero.w == a.x  # a train, stopped
+    assert hero.vx == 0.0 and rider.ground.platform is a and a.x < rider.x + rider.w and rider.x < a.x + a.w
+
+
+def test_pushable_needs_solid_and_friction_is_a_ratio():
+    with pytest.raises(ValueError, match="pushable actor is a solid one"):
+        Actor(0, 0, 8, 8, pushable=True)
+    with pytest.raises(ValueError, match="friction"):
+        Actor(0, 0, 8, 8, solid=True, pushable=True, friction=1.5)
+    w, box, hero, xs = push_run(False, steps=60)
+    snap, h = w.snapshot(), w.state_hash()
+    box.pushable = False
+    assert w.state_hash() != h
+    w.restore(snap)
+    assert box.pushable and w.state_hash() == h
+
+
+def test_a_crate_with_friction_one_does_not_move():
+    _w, box, hero, xs = push_run(False, friction=1.0, steps=120)
+    assert box.x == 60.0 and hero.x + hero.w == 60.0 and hero.vx == 0.0
+
+
+@st.composite
+def pushing_yards(draw):
+    cols = draw(st.integers(10, 18))
+    rows = ["".join(draw(st.lists(st.sampled_from("........#=/\\"), min_size=cols, max_size=cols)))
+            for _ in range(draw(st.integers(3, 6)))]
+    rows.append("#" * cols)
+    crates = [(draw(st.floats(0, cols * 16 - 16)), draw(st.floats(0, len(rows) * 16)),
+               draw(st.sampled_from([12.0, 16.0, 24.0])), draw(st.sampled_from([0.0, 0.0, 0.3, 1.0])))
+              for _ in range(draw(st.integers(1, 4)))]
+    plan = draw(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), min_size=2, max_size=6))
+    return "\n".join(rows), crates, draw(st.floats(0, cols * 16 - 10)), plan, draw(st.booleans())
+
+
+@SETTINGS
+@given(pushing_yards())
+def test_pushing_crates_never_ends_inside_anything_is_deterministic_and_restores(scene):
+    text, crates, hero_x, plan, reverse = scene
+    grid = TileGrid.from_ascii(text)
+
+    def build():
+        w = World(grid)
+        bodies = [Actor(x, y, s, s, solid=True, pushable=True, friction=f, name=f"crate{i}")
+                  for i, (x, y, s, f) in enumerate(crates)]
+        hero = Character(hero_x, 0.0)
+        for b in ([hero] + bodies)[::-1 if reverse else 1]:
+            w.add(b)
+        return w, hero, bodies
+
+    def run(w, hero, bodies):
+        hashes = []
+        for left, right, jump in plan:
+            for _ in range(15):
+                w.step(Buttons(left=left, right=right and not left, jump=jump))
+                crates_now = [b for b in bodies]
+                for a in [hero] + bodies:
+                    if not a.squished:
+                        others = w.platforms + [c for c in crates_now if c is not a]
+                        assert box_free(grid, others, a.x, a.y, a.w, a.h), (w.steps, a)
+            hashes.append(w.state_hash())
+        return hashes
+
+    w1, h1, b1 = build()
+    snap = w1.snapshot()
+    first = run(w1, h1, b1)
+    w2, h2, b2 = build()
+    assert run(w2, h2, b2) == first  # same inputs, same states
+    w1.restore(snap)
+    assert run(w1, h1, b1) == first  # restore, replay: bit-identical

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Actor, Character, TileGrid, Touch, World
+from engine import UNGROUPED, Actor, Character, Crowd, TileGrid, Touch, World
 from engine._touches import side
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "30")), deadline=None,
@@ -122,3 +122,28 @@ def test_touches_match_brute_force_overlap(world):
                         and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h:
                     expected.append((a, b, side(a, b)))
         assert got == expected
+
+
+def test_a_body_given_no_group_is_in_none_of_the_groups_a_game_names():
+    # found by an adopter: every body's default group was 1, the README's own PLAYER, so a shot with
+    # touches=PLAYER reported sheep and barrels
+    PLAYER, SHOT = 1, 4
+    world = World(TileGrid.from_ascii("\n".join(["." * 30] * 3 + ["#" * 30])))
+    hero = world.add(Character(400, 34, group=PLAYER, name="player"))
+    barrel = world.add(Actor(200, 32, 16, 16, name="barrel"))
+    sheep = world.add(Crowd()).add(100, 40, 8, 8, speed=0, name="sheep")
+    assert barrel.group == sheep.group == Character(0, 0).group == UNGROUPED == 1 << 63
+    for b in (hero, barrel, sheep):
+        world.settle(b)
+    shot = world.add(Actor(10, 44, 2, 2, bullet=True, gravity=False, group=SHOT, touches=PLAYER))
+    shot.vx = 600.0
+    hit = []
+    for _ in range(45):
+        hit += [t.other.name for t in world.step().touches if t.actor is shot]
+    assert hit and set(hit) == {"player"}
+    grazer = world.add(Actor(10, 44, 2, 2, bullet=True, gravity=False, touches=UNGROUPED))
+    grazer.vx = 600.0
+    seen = []
+    for _ in range(45):
+        seen += [t.other.name for t in world.step().touches if t.actor is grazer]
+    assert seen[:1] == ["sheep"] and "player" not in seen

@@ -276,6 +276,7 @@ def test_a_trigger_reports_only_the_groups_it_senses():
     coin = w.add(Trigger(100, 50, 20, 20, name="coin", senses=1))
     zone = w.add(Trigger(100, 50, 20, 20, name="zone"))  # every group (the default)
     hero = floater(w, 80, 55, vx=60.0)
+    hero.group = 1  # (a body given no group is UNGROUPED: in none of the groups a game names)
     enemy = w.add(Actor(80, 55, 10, 10, gravity=False, group=2))
     enemy.vx = 60.0
     seen = []

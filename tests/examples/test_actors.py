@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine import Buttons
 from engine._motion import box_free
 
@@ -61,3 +63,43 @@ def test_the_example_window_runs_headless():
     out = subprocess.run([sys.executable, str(ROOT / "examples" / "actors.py"), "120"], env=env,
                          capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 0, out.stderr
+
+
+def test_walking_into_the_crate_pushes_it_at_the_heros_speed():
+    game = actors.Game()
+    world, hero, crate = game.world, game.hero, game.crate
+    for walker in game.walkers:  # (out of the way)
+        world.remove(walker)
+    game.walkers.clear()
+    hero.teleport(crate.x - 40, crate.y)
+    world.settle(hero)
+    xs = []
+    for _ in range(90):
+        game.step(Buttons(right=True))
+        xs.append(crate.x)
+    speed = (xs[70] - xs[40]) * 2  # px/s, over a second half
+    assert speed == pytest.approx(world.feel.run.max_speed)
+    assert crate.x + crate.w == 26 * 16 and hero.x + hero.w == crate.x  # up against the block in the floor
+
+
+def test_the_vine_is_grabbed_swung_on_climbed_and_let_go_of():
+    game = actors.Game()
+    hero, vine = game.hero, game.vine
+    x, y = vine.points[-1]
+    hero.teleport(x - hero.w / 2, y - 2)  # the hands at the vine's end
+    game.step(Buttons(up=True))
+    assert hero.holding is vine and game.swings == 1
+    xs = []
+    for _ in range(240):
+        game.step(Buttons(right=hero.vx >= 0.0, left=hero.vx < 0.0))  # pumping with the swing
+        xs.append(hero.x)
+    assert max(xs) - min(xs) > 40.0  # pumped into a swing
+    held = vine.holders[0][1]
+    for _ in range(30):
+        game.step(Buttons(up=True))
+    assert vine.holders[0][1] < held  # climbed
+    game.step(Buttons(jump=True))
+    assert hero.holding is None and hero.vy < 0.0  # let go with a hop
+    for _ in range(200):
+        game.step(Buttons())
+    assert hero.on_ground

@@ -54,7 +54,7 @@ class PlayScene(Scene):
         self.debug_corner: int | None = None  # where the F3 state panel sits (render.debug.place_box)
         self.assists: list[str] = []  # assist options used in this level ("70% speed", "invincible")
         self.music = getattr(info, "music", None) or LEVEL_MUSIC[0]
-        self.level = load_level(info.path, images=True)  # LevelError: the caller shows it
+        self.level = load_level(info.path, images=True, goal=True)  # LevelError: the caller shows it
         session = Session(self.level, app.feel)
         for buttons in start or ():
             session.step(buttons)
@@ -352,7 +352,7 @@ class PlayScene(Scene):
         if self.session.completed:  # celebrating: the feel is reloaded, the level is done
             return
         try:
-            level = load_level(self.info.path, images=True)
+            level = load_level(self.info.path, images=True, goal=True)
         except Exception as exc:  # LevelError: show it, keep playing the old one
             app.notice(" ".join(str(exc).split()) or type(exc).__name__, error=True, seconds=6)
             return

@@ -16,8 +16,9 @@ from game.guard.check import check_level, route_script
 
 ROOT = Path(__file__).resolve().parents[3]
 LEVELS = sorted((ROOT / "levels").glob("*.tmx"))
-# the route finder needs 30-80 s of search on these (crumble timers multiply the states); their shipped
-# replays are checked in test_levels.py on every run, the search only with TILEFEEL_SLOW_TESTS=1
+# the search alone needs 40-70 s of CPU on these (crumble timers and bullets multiply the states and the
+# cost of a step); `check` finishes them with their shipped replays in one simulation (tested below, and in
+# test_levels.py on every run); the search alone only with TILEFEEL_SLOW_TESTS=1
 LONG_SEARCH = {"08_crumbling_heights", "09_the_summit"}
 SEARCHED = [pytest.param(p, marks=pytest.mark.skipif(p.stem in LONG_SEARCH and not os.environ.get("TILEFEEL_SLOW_TESTS"),
                                                      reason="long route search: set TILEFEEL_SLOW_TESTS=1"))
@@ -60,11 +61,11 @@ def headless_completes(level: Path, script: Path) -> dict:
 
 def test_a_finished_level_exits_0_and_its_route_completes_it_headless(write_map, tmp_path):
     level = write_map("easy.tmx", EASY)
-    done = game("check", level, "--routes", tmp_path / "routes", "--budget", "5")
+    done = game("check", level, "--routes", tmp_path / "routes", "--budget", "5000", "--coins")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
-    assert lines[0] == "checking 1 level under the default feel (budget 5 s each)"
-    assert lines[1].startswith("easy.tmx  finished") and "coins 2/2" in lines[1]
+    assert lines[0] == "checking 1 level under the default feel (budget 5000 states each, goal and coins)"
+    assert lines[1].startswith("easy.tmx  finished") and "coins 2/2" in lines[1] and "by search" in lines[1]
     assert lines[-1] == "all 1 level finished"
     route = tmp_path / "routes" / "easy.txt"
     assert f"route written to {route}" in done.stdout
@@ -77,28 +78,29 @@ def test_a_finished_level_exits_0_and_its_route_completes_it_headless(write_map,
 def test_an_unfinishable_level_exits_1_saying_where_it_got_stuck(write_map):
     walled = write_map("walled.tmx", WALLED)
     easy = write_map("easy.tmx", EASY)
-    done = game("check", easy, walled, "--json")
+    done = game("check", easy, walled, "--json", "--coins")
     assert done.returncode == 1, done.stderr
     report = json.loads(done.stdout)
-    assert report["finished"] is False and report["feel"] == "the default feel"
+    assert report["finished"] is False and report["outcome"] == "impossible" and report["feel"] == "the default feel"
     first, second = report["levels"]
-    assert (first["level"], first["finished"], first["stuck"]) == ("easy.tmx", True, None)
+    assert (first["level"], first["outcome"], first["stuck"]) == ("easy.tmx", "finished", None)
     assert first["route_steps"] > 0 and first["coins"] == first["coins_total"] == 2
-    assert second["level"] == "walled.tmx" and second["finished"] is False and second["exhausted"] is True
+    assert second["level"] == "walled.tmx" and second["outcome"] == "impossible" and second["exhausted"] is True
     assert second["route_steps"] is None and second["coins"] == 0
     assert second["coins_missed"] == [{"x": 104.0, "y": 40.0, "col": 6, "row": 2}]
     stuck = second["stuck"]
     assert stuck["row"] == 2 and 1 <= stuck["col"] <= 3  # against the wall, on the start's side
-    assert set(second) >= {"states", "seconds", "goal_states", "goal_seconds", "route_file", "path"}
+    assert set(second) >= {"states", "steps", "budget", "seconds", "goal_states", "goal_seconds", "route_file", "path",
+                           "source", "capped"}
 
 
 def test_the_text_report_names_the_stuck_tile_and_the_coins_out_of_reach(write_map):
     done = game("check", write_map("walled.tmx", WALLED))
     assert done.returncode == 1
     line = done.stdout.splitlines()[1]
-    assert line.startswith("walled.tmx  NOT FINISHED  stuck at tile ") and "out of reach (every reachable state explored)" in line
+    assert line.startswith("walled.tmx  IMPOSSIBLE  stuck at tile ") and "every reachable state explored" in line
     assert "coins out of reach: (104, 40) tile 6,2" in done.stdout
-    assert done.stdout.strip().endswith("0 of 1 level finished")
+    assert done.stdout.strip().endswith("0 of 1 level finished; 1 impossible")
 
 
 def test_a_feel_file_is_used_and_named(write_map, tmp_path):
@@ -116,8 +118,9 @@ def test_a_feel_file_is_used_and_named(write_map, tmp_path):
     (["check", "nope.tmx"], "nope.tmx: map file not found"),
     (["check", "README.md"], "README.md: not a Tiled map (.tmx)"),
     (["check", "docs"], "docs: no .tmx maps in this folder"),
-    (["check", "levels/01_first_steps.tmx", "--budget", "0"], "argument --budget: must be a positive number"),
-    (["check", "levels/01_first_steps.tmx", "--budget", "soon"], "argument --budget: expected a number of seconds"),
+    (["check", "levels/01_first_steps.tmx", "--budget", "0"], "argument --budget: must be 1 or more"),
+    (["check", "levels/01_first_steps.tmx", "--budget", "soon"], "argument --budget: expected a whole number"),
+    (["check", "levels/01_first_steps.tmx", "--time-cap", "0"], "argument --time-cap: must be a positive number"),
     (["check", "levels/01_first_steps.tmx", "--feel", "nope.toml"], "nope.toml"),
     (["check", "levels/01_first_steps.tmx", "--routes", "README.md"], "README.md: --routes needs a folder"),
     (["check", "--frobnicate"], "unrecognized arguments: --frobnicate"),
@@ -136,8 +139,8 @@ def test_a_broken_map_is_reported_before_any_search(write_map, tmp_path):
 
 @pytest.mark.parametrize("path", SEARCHED, ids=lambda p: p.stem)
 def test_every_shipped_level_is_finished_and_its_route_completes_it_headless(path, tmp_path):
-    # a state budget, no clock: the same search on any machine (the default feel needs 900-5300 states)
-    check = check_level(path, FeelConfig(), None, max_states=12000, coins=False)
+    # the search alone (no known route), on the default budget: the same search on any machine
+    check = check_level(path, FeelConfig())
     assert check.report.finished, f"{path.name}: stuck at {check.report.stuck}"
     script = tmp_path / f"{path.stem}.txt"
     script.write_text(route_script(check, "the default feel"))
@@ -147,6 +150,114 @@ def test_every_shipped_level_is_finished_and_its_route_completes_it_headless(pat
 
 def test_the_route_finder_plays_through_enemies_turrets_springs_and_changing_blocks(tmp_path):
     level = ROOT / "tests" / "maps" / "kinds.tmx"  # every new kind of object
-    done = game("check", level, "--routes", tmp_path, "--budget", "10")
+    done = game("check", level, "--routes", tmp_path)
     assert done.returncode == 0, done.stderr
     headless_completes(level, tmp_path / "kinds.txt")
+
+
+# -- three outcomes, deterministic budgets, known routes, self-contained routes ----------------------------
+
+LONG = "\n".join([  # a walk and a climb the search needs a few dozen states for
+    "....................",
+    "..................G.",
+    "...............#####",
+    "P.........###.......",
+    "####################",
+])
+
+
+def without_seconds(report: dict) -> dict:
+    out = {k: v for k, v in report.items()}
+    out["levels"] = [{k: v for k, v in level.items() if k not in ("seconds", "goal_seconds")}
+                     for level in report["levels"]]
+    return out
+
+
+BOXED = "\n".join(["#####", "#P#G#", "#####"])  # walled in: every state is explored in about 30
+
+
+def test_a_budget_spent_is_unknown_and_exits_3_unless_a_level_is_impossible(write_map):
+    long, walled = write_map("long.tmx", LONG), write_map("boxed.tmx", BOXED)
+    done = game("check", long, "--budget", "3", "--json")
+    assert done.returncode == 3, done.stderr
+    level = json.loads(done.stdout)["levels"][0]
+    assert (level["outcome"], level["exhausted"], level["capped"], level["budget"]) == ("unknown", False, False, 3)
+    assert level["states"] >= 3 and level["stuck"] is not None
+    text = game("check", long, "--budget", "3")
+    assert text.returncode == 3 and "UNKNOWN" in text.stdout and "the budget of 3 states ran out" in text.stdout
+    assert text.stdout.strip().endswith("0 of 1 level finished; 1 unknown")
+    both = game("check", long, walled, "--budget", "40", "--json")  # long: unknown; boxed: impossible
+    assert both.returncode == 1  # impossible outranks unknown
+    report = json.loads(both.stdout)
+    assert [lv["outcome"] for lv in report["levels"]] == ["unknown", "impossible"]
+    assert report["outcome"] == "impossible"
+    assert game("check", long).returncode == 0
+
+
+def test_the_same_check_gives_the_same_json_apart_from_seconds_even_under_load(write_map, tmp_path):
+    levels = [write_map("long.tmx", LONG), write_map("boxed.tmx", BOXED), write_map("easy.tmx", EASY)]
+    quiet = game("check", *levels, "--json", "--coins", "--budget", "400")
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
+    try:
+        loaded = game("check", *levels, "--json", "--coins", "--budget", "400")
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
+    assert quiet.returncode == loaded.returncode == 1
+    a, b = json.loads(quiet.stdout), json.loads(loaded.stdout)
+    assert without_seconds(a) == without_seconds(b)
+    assert [lv["outcome"] for lv in a["levels"]] == ["finished", "impossible", "finished"]
+
+
+def test_a_route_written_under_a_feel_file_replays_alone_under_that_feel(write_map, tmp_path):
+    level = write_map("long.tmx", LONG)
+    feel = tmp_path / "feels" / "floaty.toml"
+    feel.parent.mkdir()
+    feel.write_text((ROOT / "presets" / "floaty.toml").read_text())
+    routes = tmp_path / "routes"
+    done = game("check", level, "--feel", feel, "--routes", routes)
+    assert done.returncode == 0, done.stderr
+    route = routes / "long.txt"
+    lines = [line for line in route.read_text().splitlines() if not line.startswith("#")]
+    assert lines[:2] == ["level long.tmx", "feel ../feels/floaty.toml"]
+    alone = game("--headless", "--replay", route, cwd=tmp_path)  # no --level, no --feel
+    assert alone.returncode == 0, alone.stderr
+    out = json.loads(alone.stdout)
+    under = game("--headless", "--level", level, "--inputs", route, "--feel", feel)
+    assert out["completed"] and out == json.loads(under.stdout)
+    default = game("--headless", "--level", level, "--inputs", route, "--feel", ROOT / "presets" / "heavy.toml")
+    assert json.loads(default.stdout)["state_hash"] != out["state_hash"]  # the header's feel was used, not another
+
+
+def test_a_default_feel_route_says_so_and_a_missing_feel_file_is_one_line(write_map, tmp_path):
+    level = write_map("easy.tmx", EASY)
+    done = game("check", level, "--routes", tmp_path / "r")
+    assert done.returncode == 0, done.stderr
+    route = tmp_path / "r" / "easy.txt"
+    assert "feel default" in route.read_text().splitlines()
+    assert json.loads(game("--headless", "--replay", route).stdout)["completed"]
+    route.write_text(route.read_text().replace("feel default", "feel nowhere.toml"))
+    line = one_line_error(game("--headless", "--replay", route))
+    assert "feel file 'nowhere.toml' not found" in line and str(route) in line
+
+
+def test_a_route_written_before_is_replayed_first_and_a_broken_one_is_repaired(write_map, tmp_path):
+    level = write_map("long.tmx", LONG)
+    routes = tmp_path / "routes"
+    first = json.loads(game("check", level, "--routes", routes, "--json").stdout)["levels"][0]
+    assert first["source"] == "search" and first["states"] > 0
+    again = json.loads(game("check", level, "--routes", routes, "--json").stdout)["levels"][0]
+    assert again["source"] == f"known {routes / 'long.txt'}" and again["states"] == 0
+    assert again["steps"] == again["route_steps"] == first["route_steps"]  # one simulation
+    fresh = json.loads(game("check", level, "--routes", routes, "--json", "--fresh").stdout)["levels"][0]
+    assert fresh["source"] == "search"
+
+
+def test_the_shipped_replays_give_the_verdict_in_one_simulation_each():
+    levels = [ROOT / "levels" / "01_first_steps.tmx", ROOT / "levels" / "03_hills.tmx"]
+    done = game("check", *levels, "--json", "--budget", "1")  # one state: only the known routes can finish
+    assert done.returncode == 0, done.stdout
+    for level in json.loads(done.stdout)["levels"]:
+        assert level["source"] == f"known {ROOT / 'levels' / 'replays' / level['level'].replace('.tmx', '.txt')}"
+        assert level["outcome"] == "finished" and level["steps"] == level["route_steps"]

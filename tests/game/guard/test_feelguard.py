@@ -13,7 +13,7 @@ from game.rules.session import Session
 STEP = "\n".join(["#######", "#.....#", "#...G.#", "#..####", "#P.####", "#######"])  # a two-tile step
 
 
-def wait_for(guard: LevelGuard, seconds: float = 60.0) -> None:
+def wait_for(guard: LevelGuard, seconds: float = 600.0) -> None:  # a generous cap for a loaded machine
     end = time.monotonic() + seconds
     while guard.checking and time.monotonic() < end:
         guard.poll()
@@ -34,7 +34,8 @@ def test_levels_are_checked_in_the_background_after_a_change_of_feel(write_map, 
     guard.poll(now=t0 + DEBOUNCE)
     wait_for(guard)
     stuck, error = guard.results
-    assert stuck.state == "stuck" and "out of reach" in stuck.detail and (stuck.col, stuck.row) == (2, 4)
+    assert stuck.state == "impossible" and "every reachable state explored" in stuck.detail
+    assert (stuck.col, stuck.row) == (2, 4)
     replay = Session(load_level(step), low)  # the route leads to where the search got stuck
     for b in stuck.route:
         replay.step(b)
@@ -82,3 +83,30 @@ def test_no_background_processes_means_an_error_per_level_not_a_crash(write_map,
     guard.poll(now=DEBOUNCE)
     assert not guard.checking and guard.results[0].state == "error"
     assert "processes are not supported" in guard.results[0].detail
+
+
+def test_the_route_of_the_last_feel_is_replayed_first_and_a_budget_spent_is_unknown(write_map):
+    long = write_map("long.tmx", "\n".join([
+        "....................",
+        "..................G.",
+        "...............#####",
+        "P.........###.......",
+        "####################",
+    ]))
+    guard = LevelGuard([long])
+    guard.feel_changed(FeelConfig(), now=0.0)
+    guard.poll(now=DEBOUNCE)
+    wait_for(guard)
+    first = guard.results[0]
+    assert first.state == "finished" and "found in" in first.detail and first.route
+    guard.feel_changed(FeelConfig().with_value("fall.max_speed", 400.0), now=10.0)  # a harmless change
+    guard.poll(now=10.0 + DEBOUNCE)
+    wait_for(guard)
+    assert guard.results[0].state == "finished" and "its route replayed" in guard.results[0].detail
+    guard.close()
+    tiny = LevelGuard([long], budget=3)  # no known route, three states: the search cannot tell
+    tiny.feel_changed(FeelConfig(), now=0.0)
+    tiny.poll(now=DEBOUNCE)
+    wait_for(tiny)
+    assert tiny.results[0].state == "unknown" and "budget of 3 states" in tiny.results[0].detail
+    tiny.close()

@@ -123,7 +123,7 @@ def test_coins_reachable_are_reached_and_the_others_are_placed(write_map):
         "########",
     ])
     level = load_level(write_map("coins.tmx", text))
-    report = find_routes(level, FeelConfig(), seconds=None, max_states=20000, grains=(8.0,))
+    report = find_routes(level, FeelConfig(), seconds=None, max_states=20000, coins=True, grains=(8.0,))
     assert report.finished and report.coins_total == 2
     assert len(report.coins_reached) == 1 and report.exhausted
     assert report.coins_missed == ((4 * 16 + 8.0, 4 * 16 + 8.0),)

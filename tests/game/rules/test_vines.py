@@ -51,3 +51,34 @@ def test_the_player_running_through_a_vine_brushes_it_aside(write_map):
         s.step(Buttons(right=True))
         swing = max(swing, rope.points[-1][0] - 120.0)
     assert swing > 8.0  # pushed well past the breeze's few px, the way the player ran
+
+
+def test_the_player_grabs_a_vine_with_up_swings_on_it_and_lets_go_with_a_jump(write_map):
+    s = Session(load_level(write_map("g.tmx", ROOM, [vine(60, 8, 48)])))  # its tip in jump reach, right of P
+    rope, p = s.vines.ropes[0], s.player
+    for _ in range(200):  # walk under it and jump, holding up
+        under = abs(p.x + p.w / 2 - 60.0) < 2.0
+        s.step(Buttons(right=p.x + p.w / 2 < 58.0, left=p.x + p.w / 2 > 62.0, jump=under and p.on_ground, up=True))
+        if p.holding is rope:
+            break
+    assert p.holding is rope
+    xs = []
+    for _ in range(240):
+        s.step(Buttons(right=p.vx >= 0.0, left=p.vx < 0.0))  # pumping with the swing
+        xs.append(p.x)
+    assert max(xs) - min(xs) > 30.0
+    s.step(Buttons(jump=True))
+    assert p.holding is None and p.vy < 0.0
+    snap = s.world.snapshot()
+    for _ in range(120):
+        s.step(Buttons())
+    assert p.on_ground
+    s.world.restore(snap)
+    assert p.holding is None
+
+
+def test_replays_without_up_never_grab_a_vine(write_map):
+    s = Session(load_level(write_map("n.tmx", ROOM, [vine(60, 8, 48)])))
+    for k in range(300):
+        s.step(Buttons(right=k % 90 < 60, left=k % 90 >= 60, jump=k % 30 == 0))
+        assert s.player.holding is None

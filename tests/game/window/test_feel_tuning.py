@@ -425,7 +425,7 @@ class FakeGuard:
         self.paths = list(paths)
         self.feels = []
         self.results = [LevelResult("finished", "a.tmx: finished, route 300 steps"),
-                        LevelResult("stuck", "b.tmx: goal out of reach; stuck at tile 4,7",
+                        LevelResult("impossible", "b.tmx: impossible: every reachable state explored; stuck at tile 4,7",
                                     (Buttons(right=True),) * 30, 4, 7),
                         LevelResult("checking")]
         self.closed = False

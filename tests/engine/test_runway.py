@@ -1,0 +1,238 @@
+"""Runways (``engine/_runway.py``): an actor walking a flat stretch of tiles is stepped by a short path,
+and that path leaves every actor exactly where the general one (``_motion.py``'s passes) would.
+
+Random scenes (floors of solid and one-way runs with gaps, hills of 45-degree and shallow slopes, walls, random map edges and
+tile sizes, moving platforms solid and one-way, solid crates, actors of random sizes, speeds, gravity
+scales and snap settings walking with ``walk``, tile edits during the run, and velocities, positions and
+sizes set by hand between steps) are stepped twice, runways on and off, and every actor's position,
+velocity, ground, contacts (tile and velocity included) and the step's events are compared after every
+step, bit for bit. ``HYPOTHESIS_EXAMPLES=2000 RUNWAY_STEPS=400`` runs the big sample.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import _motion, _runway
+from engine import Actor, Edges, Path, Platform, TileGrid, TileKind, World, walk
+
+SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "30")), deadline=None,
+                    derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+STEPS = int(os.environ.get("RUNWAY_STEPS", "150"))
+SIZES = [(6.0, 7.0), (10.0, 14.0), (3.0, 5.0), (7.5, 9.25), (12.0, 20.0), (20.0, 6.0), (8.0, 8.0), (16.0, 3.0)]
+
+
+@contextmanager
+def runways(on: bool):
+    saved = _runway.ENABLED
+    _runway.ENABLED = on
+    try:
+        yield
+    finally:
+        _runway.ENABLED = saved
+
+
+@st.composite
+def scenes(draw):
+    ts = draw(st.sampled_from([8, 16, 10]))
+    rows, cols = draw(st.integers(5, 14)), draw(st.integers(6, 30))
+    lines = [["."] * cols for _ in range(rows)]
+    for r in range(draw(st.integers(1, 3)), rows, draw(st.integers(2, 5))):  # floors: runs and gaps
+        c = 0
+        while c < cols:
+            run = draw(st.integers(1, 12))
+            kind = draw(st.sampled_from("##=#."))
+            for k in range(c, min(cols, c + run)):
+                lines[r][k] = kind
+            c += run + draw(st.integers(0, 3))
+    floors = [r for r in range(rows) if "#" in lines[r]]
+    for _ in range(draw(st.integers(0, 3)) if floors else 0):  # hills on solid floors, as levels draw them
+        r = draw(st.sampled_from(floors))
+        if r > 0:
+            shape = draw(st.sampled_from(["/##\\", "pq###db", "/\\", "p##b", "/#", "##\\", "pqqp", "dbbd"]))
+            c = draw(st.integers(0, max(0, cols - len(shape))))
+            for i, ch in enumerate(shape[:cols - c]):
+                lines[r - 1][c + i] = ch
+                lines[r][c + i] = "#"
+    for _ in range(draw(st.integers(0, 8))):  # anything anywhere: walls, slopes, planks
+        r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
+        lines[r][c] = draw(st.sampled_from("#=/\\pqdb."))
+    text = "\n".join("".join(line) for line in lines)
+    edges = Edges(*draw(st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans())))
+    grid = TileGrid.from_ascii(text, tile_size=ts, edges=edges) if text.strip(". \n") else \
+        TileGrid.from_ascii(text[:-1] + "#", tile_size=ts, edges=edges)
+    actors = []
+    for _ in range(draw(st.integers(1, 12))):
+        w, h = draw(st.sampled_from(SIZES))
+        x = draw(st.floats(-4.0, grid.width + 4.0 - w))
+        r = draw(st.integers(0, rows))
+        y = r * ts - h if draw(st.booleans()) else draw(st.floats(-4.0, grid.height - h))
+        actors.append(dict(x=x, y=y, w=w, h=h, speed=draw(st.sampled_from([0.0, 20.0, 40.0, 40.0, 90.0, 300.0, 900.0])),
+                           direction=draw(st.sampled_from([1, -1])), ledges=draw(st.booleans()),
+                           gravity=draw(st.sampled_from([1.0, 1.0, 1.0, 0.0, 2.0, 0.5, -1.0, 1e-9])),
+                           snap=draw(st.booleans() | st.just(True)), bounce=draw(st.sampled_from([0.0, 0.0, 0.0, 0.5]))))
+    bodies = []
+    for _ in range(draw(st.integers(0, 2))):
+        pw, ph = draw(st.sampled_from([(3 * ts, ts / 2), (2 * ts, ts), (ts, 3.0)]))
+        pts = [(draw(st.floats(-ts, grid.width)), draw(st.floats(-ts, grid.height))) for _ in range(draw(st.integers(1, 3)))]
+        bodies.append(("platform", pts, pw, ph, draw(st.sampled_from([0.0, 15.0, 40.0, 120.0])), draw(st.booleans())))
+    for _ in range(draw(st.integers(0, 2))):
+        bodies.append(("crate", draw(st.floats(0.0, grid.width - 8.0)), draw(st.floats(-8.0, grid.height - 8.0)),
+                       draw(st.sampled_from([0.0, 30.0, -60.0]))))
+    # between steps: ("tile", step, col, row, kind) edits; ("poke", step, actor, what, value) by hand
+    changes = []
+    for _ in range(draw(st.integers(0, 4))):
+        changes.append(("tile", draw(st.integers(1, STEPS)), draw(st.integers(0, cols - 1)),
+                        draw(st.integers(0, rows - 1)), draw(st.sampled_from([TileKind.SOLID, TileKind.EMPTY,
+                                                                               TileKind.ONE_WAY]))))
+    for _ in range(draw(st.integers(0, 6))):
+        changes.append(("poke", draw(st.integers(1, STEPS)), draw(st.integers(0, len(actors) - 1)),
+                        draw(st.sampled_from(["vy", "vx", "x", "y", "w", "h", "gravity", "bounce", "snap"])),
+                        draw(st.sampled_from([-250.0, 0.0, 0.25, 1.0, 3.0, 45.0]))))
+    return grid, actors, bodies, changes, draw(st.booleans())
+
+
+def build(grid, actors, bodies, settle):
+    world = World(grid)
+    for b in bodies:
+        if b[0] == "platform":
+            _kind, pts, pw, ph, speed, one_way = b
+            world.add(Platform(pts[0][0], pts[0][1], pw, ph, Path(pts, speed), one_way=one_way))
+        else:
+            crate = world.add(Actor(b[1], b[2], 8.0, 8.0, solid=True))
+            crate.vx = b[3]
+    walkers = []
+    for spec in actors:
+        a = world.add(Actor(spec["x"], spec["y"], spec["w"], spec["h"], gravity_scale=spec["gravity"],
+                            snap=spec["snap"], bounce=spec["bounce"]))
+        a.vx = spec["direction"] * spec["speed"]
+        if settle:
+            world.settle(a)
+        walkers.append(a)
+    return world, walkers
+
+
+def snapshot(world) -> list:
+    index = {b: i for i, b in enumerate(world.platforms + world.actors)}
+
+    def name(obj):
+        return None if obj is None else index[obj]
+
+    out = []
+    for a in world.actors:
+        g = a.ground
+        out.append((a.x, a.y, a.w, a.h, a.vx, a.vy, a.prev_x, a.prev_y, a.on_ground, a.squished,
+                    None if g is None else (g.kind, name(g.platform), g.one_way),
+                    tuple((c.normal, c.kind, name(c.other), c.tile, c.vx, c.vy) for c in a.contacts)))
+    return out
+
+
+def happened(world, result) -> tuple:
+    index = {b: i for i, b in enumerate(world.platforms + world.actors)}
+    return ([(e.kind, index[e.actor], e.normal, e.tile, index.get(e.other), e.vx, e.vy) for e in result.events],
+            [index[a] for a in result.squished])
+
+
+def poke(a, what: str, value: float) -> None:
+    if what in ("vx", "vy"):
+        setattr(a, what, value * 10.0)
+    elif what in ("x", "y"):
+        setattr(a, what, getattr(a, what) + value)
+    elif what in ("w", "h"):
+        setattr(a, what, max(1.0, getattr(a, what) + value))
+    elif what == "gravity":
+        a.gravity_scale = value / 45.0
+    elif what == "bounce":
+        a.bounce = min(1.0, max(0.0, value / 45.0))
+    else:
+        a.snap = not a.snap
+
+
+def run_both(grid, actors, bodies, changes, settle, steps=STEPS) -> int:
+    """Step the scene with runways on and off; returns how many actor steps took a runway (did not go
+    through ``_motion.move``: squished and bullet steps count too)."""
+    import copy
+
+    grids = copy.deepcopy(grid), copy.deepcopy(grid)
+    (on, on_walkers), (off, off_walkers) = build(grids[0], actors, bodies, settle), build(grids[1], actors, bodies,
+                                                                                            settle)
+    dirs = {id(w): [s["direction"] for s in actors] for w in (on_walkers, off_walkers)}
+    general = 0  # actor steps through _motion.move with runways on
+    original = _motion.move
+
+    def counting(*args, **kw):
+        nonlocal general
+        general += 1
+        return original(*args, **kw)
+
+    try:
+        for step in range(1, steps + 1):
+            for ch in changes:
+                if ch[1] != step:
+                    continue
+                for g, ws in zip(grids, (on_walkers, off_walkers), strict=True):
+                    if ch[0] == "tile":
+                        g.set_tile(ch[2], ch[3], ch[4])
+                    else:
+                        poke(ws[ch[2]], ch[3], ch[4])
+            results = []
+            for world, ws, flag in ((on, on_walkers, True), (off, off_walkers, False)):
+                with runways(flag):
+                    _motion.move = counting if flag else original
+                    results.append(world.step())
+                    _motion.move = original
+                d = dirs[id(ws)]
+                for i, (a, spec) in enumerate(zip(ws, actors, strict=True)):
+                    d[i] = walk(world, a, d[i], spec["speed"], spec["ledges"])
+            s_on, s_off = snapshot(on), snapshot(off)
+            for i, (a, b) in enumerate(zip(s_on, s_off, strict=True)):
+                assert a == b, f"step {step}, actor {i}:\n runway  {a}\n general {b}"
+            assert happened(on, results[0]) == happened(off, results[1]), f"step {step}"
+            assert dirs[id(on_walkers)] == dirs[id(off_walkers)], f"step {step}"
+            assert on.state_hash() == off.state_hash(), f"step {step}"
+    finally:
+        _motion.move = original
+    return steps * len(actors) - general
+
+
+@SETTINGS
+@given(scenes())
+def test_runways_step_every_actor_exactly_as_the_general_path(scene):
+    run_both(*scene)
+
+
+def test_walkers_on_the_benchmark_map_mostly_take_runways_and_match():
+    from benchmarks.walkers import scene
+
+    sc = scene(150)
+    actors = [dict(x=x, y=y, w=6.0, h=7.0, speed=40.0, direction=d, ledges=True, gravity=1.0, snap=True, bounce=0.0)
+              for x, y, d in sc.starts]
+    steps = 200
+    taken = run_both(sc.grid, actors, [], [], False, steps)
+    assert taken > 0.7 * steps * len(actors)  # most walker steps are on flat runs
+
+
+def test_a_runway_follows_a_tile_edit_ahead():
+    grid = TileGrid.from_ascii("""
+..........
+..........
+##########
+""", tile_size=8)
+    world = World(grid)
+    a = world.add(Actor(8, 9, 6, 7))
+    assert world.settle(a)
+    a.vx = 60.0
+    for _ in range(5):
+        world.step()
+    assert a._run is not None and a.on_ground
+    grid.set_tile(5, 1, TileKind.SOLID)  # a wall appears ahead
+    walls = 0
+    for _ in range(60):
+        world.step()
+        walls += a.wall is not None
+    assert a.x + a.w == 40.0 and walls == 1  # stopped at it, not walked through
