@@ -12,8 +12,9 @@ keeps a steady screen pixel (rounding the body and the camera separately makes i
   leaves a dead zone around the view's centre. The look-ahead is kept when the player stops, so the view
   does not swing back.
 * Vertical: while standing, the camera settles so the ground sits a little below the middle (platform
-  snapping); in the air it only follows when the player leaves a tall dead zone, and it looks down while
-  falling fast.
+  snapping; the ground at ~58 % of the view's height, so more of what is ahead and below shows than
+  sky); in the air it only follows when the player leaves a tall dead zone, looks down while falling
+  and up while rising fast (a shaft shows the ledge above before the player reaches it).
 * ``shake(px)``: a short decaying jolt (deaths).
 """
 
@@ -72,9 +73,10 @@ class CameraTuning:
     follow_x: float = 7.0  # 1/s, smoothing toward the target (higher = stiffer)
     ease_x: float = 15.0  # 1/s, how fast the camera's own speed follows (starts and stops without a jolt)
     follow_y: float = 5.0  # 1/s
-    ground_bias: float = 28.0  # px: while standing, the player sits this far below the view centre
+    ground_bias: float = 14.0  # px: while standing, the player sits this far below the view centre (feet at ~58 %)
     fall_look: float = 48.0  # px looked ahead downward at full falling speed
     fall_speed: float = 300.0  # px/s at which fall_look is reached
+    rise_look: float = 24.0  # px looked ahead upward while rising fast (shafts: see the ledge coming)
     sky: float = 0.0  # px the view may rise above the map's top edge (open sky; the title's demo uses it)
 
 
@@ -128,6 +130,8 @@ class Camera:
                 goal_y = cy - t.dead_down
             if vy > 0:
                 goal_y += t.fall_look * min(1.0, vy / t.fall_speed)
+            elif vy < 0:
+                goal_y -= t.rise_look * min(1.0, -vy / t.fall_speed)
         ky = 1.0 - math.exp(-(t.follow_y * (2.5 if vy > t.fall_speed * 0.8 else 1.0)) * dt)
         # the step is eased too (a first-order follow would start and stop dead at the dead zone's edge)
         self.step_x += ((goal_x - mid_x) * kx - self.step_x) * (1.0 - math.exp(-t.ease_x * dt))

@@ -139,6 +139,7 @@ class Session:
         self.coins = 0
         self.completed = False
         self.dead = False
+        self.invincible = False  # assist: hazards, enemies and bullets do no harm (a pit or a squish still kill)
         self.collected: set[int] = set()  # coin Area ids
         self.respawn: tuple[float, float] = level.spawn
         self.checkpoint: Area | None = None  # the checkpoint the respawn point is at
@@ -229,7 +230,7 @@ class Session:
         if goal is not None:
             self.completed = True
             out.append(self._event("goal", goal.name))
-        elif killer is not None:
+        elif killer is not None and not self.invincible:
             if not isinstance(killer, Area):  # an enemy or a bullet: what hit the player
                 out.append(self._event("hit", killer.name))
             self._die(killer.name, out)
@@ -297,7 +298,7 @@ class Session:
     # The rules' own state, listed in one place (tests/game/rules/test_session.py checks every attribute is named):
     # plain values copied as they are, containers copied, and what a step never changes (kept).
     STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
-                    "_dead_left", "_clock")
+                    "_dead_left", "_clock", "invincible")
     STATE_CONTAINERS = ("collected", "events", "_inside", "_taken")
     STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
                   "blocks", "vines", "camera")  # (snapshotted apart)

@@ -61,6 +61,9 @@ class _Mute:  # stands in for game.window.audio.Audio until (or if) it cannot lo
     def play_music(self, name):
         self.music = name
 
+    def update(self):
+        pass
+
     def duck(self, on):
         pass
 
@@ -75,6 +78,7 @@ class App:
     def __init__(self, args):
         self.args = args
         self.running = False
+        self.title_choice: str | None = None  # the title menu's last choice: its cursor starts there again
         self.debug = bool(getattr(args, "debug", False))
         self.fps = 0.0
         self._notice: tuple[str, bool, float] | None = None
@@ -299,6 +303,9 @@ class App:
             if getattr(scene, "music", None):
                 self.audio.play_music(scene.music)
             self.audio.duck(bool(getattr(scene, "ducked", False)))
+            update = getattr(self.audio, "update", None)  # the music back up once the effects are done
+            if update is not None:
+                update()
         except Exception as exc:  # music is decoration: say it once, keep playing
             self.log(f"music off ({type(exc).__name__}: {exc})")
             self.audio = _Mute()

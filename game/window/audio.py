@@ -40,6 +40,23 @@ LOUDNESS = {
 }
 MUSIC_LOUDNESS = -21.0  # every loop is scaled to this (then by the music volume): under the effects
 
+# ----- mixing: the mixer sums its channels and clips, so the sum is kept under full scale by design ------
+# Every voice's remaining peak is known (TAIL: the peak from each 10 ms on to the sound's end), so before
+# a voice starts, the music's peak plus every playing voice's remaining peak times its gain plus the new
+# voice's peak times its gain must stay under CEILING; a voice that would not fit starts quieter, or the
+# oldest voice is stopped for it. One effect never stacks on itself: VOICE_CAP voices of it at most (the
+# oldest fades out for a new one), and RETRIGGER drops a repeat asked for too soon after the last.
+CEILING = 0.93  # of full scale (-0.6 dBFS): what the sum of every voice's peak may reach
+EFFECT_VOICES = 6  # mixer channels for effects (two more are the music's)
+MUSIC_UNDER_EFFECTS = 0.8  # music gain while an effect sounds (-1.9 dB): effects sit on top
+VOICE_CAP = {"stomp": 2, "break": 2, "crumble": 2}  # voices of one effect at once; every other effect: 1
+RETRIGGER = {"checkpoint": 0.6, "goal": 1.0, "death": 0.3, "respawn": 0.3, "land": 0.06, "pause": 0.1}  # s
+COIN_STEPS = (0, 2, 4, 5, 7, 9, 11, 12, 14, 16)  # semitones: coins picked in a run climb a major scale
+COIN_RUN = 0.7  # s: a coin within this of the last one is the run's next step; later, the run restarts
+TAIL_BLOCK = 0.01  # s per entry of a voice's remaining-peak table
+LATENCY = 0.1  # s: a voice is taken to be this far behind the clock (mixer buffer, callback jitter, load)
+FADE = 0.02  # s: a voice replaced by its own effect fades out over this
+
 
 # ----- oscillators and envelopes (pure numpy) ---------------------------------------------------
 def _t(seconds: float, sr: int) -> np.ndarray:
@@ -173,6 +190,17 @@ NOTE = {
 }
 
 
+def _coin(step: int, sr: int) -> np.ndarray:
+    """The coin chime raised by ``COIN_STEPS[step]`` semitones (step 0 is the plain coin)."""
+    k = 2 ** (COIN_STEPS[step] / 12)
+    return _smooth(
+        _concat(
+            _note(NOTE["B5"] * k, 0.06, sr, duty=0.5, decay=0.5, sustain=0.6),
+            _note(NOTE["E6"] * k, 0.24, sr, duty=0.5, decay=0.09),
+        )
+    )
+
+
 def synthesize(sr: int = SAMPLE_RATE) -> dict[str, np.ndarray]:
     """All effects as mono float32 arrays in -1..1 at ``sr`` Hz."""
     s: dict[str, np.ndarray] = {}
@@ -187,12 +215,7 @@ def synthesize(sr: int = SAMPLE_RATE) -> dict[str, np.ndarray]:
     dust = _smooth(noise(n, sr, 3000, seed=1), 6) * envelope(n, sr, attack=0.002, decay=0.02)
     s["land"] = thump + 0.5 * dust
 
-    s["coin"] = _smooth(
-        _concat(
-            _note(NOTE["B5"], 0.06, sr, duty=0.5, decay=0.5, sustain=0.6),
-            _note(NOTE["E6"], 0.24, sr, duty=0.5, decay=0.09),
-        )
-    )
+    s["coin"] = _coin(0, sr)
 
     arp = [_note(NOTE[k], 0.07, sr, "square", 0.25, decay=0.2, sustain=0.4) for k in ("C5", "E5", "G5")]
     last = _mix(
@@ -251,14 +274,19 @@ def synthesize(sr: int = SAMPLE_RATE) -> dict[str, np.ndarray]:
             _note(NOTE["E5"], 0.1, sr, "triangle", decay=0.06),
         )
     )
-    return {
-        k: _to_loudness(v * envelope(len(v), sr, attack=0.001, decay=1e9, sustain=1.0, release=0.008),
-                        LOUDNESS[k], sr)
-        for k, v in s.items()
-    }
+    return {k: _to_loudness(_declick(v, sr), LOUDNESS[k], sr) for k, v in s.items()}
+
+
+def _declick(v: np.ndarray, sr: int) -> np.ndarray:
+    return v * envelope(len(v), sr, attack=0.001, decay=1e9, sustain=1.0, release=0.008)
 
 
 NAMES = tuple(synthesize(8000).keys())
+
+
+def coin_run(sr: int = SAMPLE_RATE) -> list[np.ndarray]:
+    """The coin at every step of a run (:data:`COIN_STEPS`), each at the coin's loudness."""
+    return [_to_loudness(_declick(_coin(i, sr), sr), LOUDNESS["coin"], sr) for i in range(len(COIN_STEPS))]
 
 
 def _midi(m: float) -> float:
@@ -267,7 +295,9 @@ def _midi(m: float) -> float:
 
 @dataclass(frozen=True)
 class Loop:
-    """One music loop: four bars, one chord each (bass root, chord tones as MIDI notes)."""
+    """One music loop in two sections: A, four bars of one chord each (bass root, chord tones as MIDI
+    notes), then B, four more bars on ``b_chords`` with its own melody and busier hats, so the loop does
+    not come round every few bars."""
 
     bpm: float
     chords: tuple  # ((root, (tone, tone, tone)), ...) x 4
@@ -278,25 +308,46 @@ class Loop:
     hats: str = "offbeat"  # offbeat | eighths | none
     snare: bool = False  # a noise hit on beats 2 and 4
     lead: tuple = ()  # a melody: (chord-tone index or None, beats), repeated per bar; triangle wave
+    b_chords: tuple = ()  # section B's four chords (empty: the loop is A only)
+    b_lead: tuple | None = None  # section B's melody (None: A's melody backwards, or a plain one)
+
+    def sections(self) -> list[tuple[tuple, tuple, str]]:
+        """[(chords, lead, hats)] in play order."""
+        out = [(self.chords, self.lead, self.hats)]
+        if self.b_chords:
+            lead = self.b_lead
+            if lead is None:
+                lead = tuple(reversed(self.lead)) if self.lead else ((0, 1.0), (1, 1.0), (2, 2.0))
+            out.append((self.b_chords, lead, "eighths" if self.hats == "offbeat" else self.hats))
+        return out
 
 
 LOOPS = {
-    "title": Loop(100, ((45, (57, 60, 64)), (41, (53, 57, 60)), (48, (55, 60, 64)), (43, (55, 59, 62)))),
+    "title": Loop(100, ((45, (57, 60, 64)), (41, (53, 57, 60)), (48, (55, 60, 64)), (43, (55, 59, 62))),
+                  b_chords=((41, (57, 60, 65)), (43, (55, 59, 62)), (40, (55, 59, 64)), (45, (57, 60, 64)))),
     "meadow": Loop(116, ((48, (60, 64, 67)), (43, (59, 62, 67)), (45, (60, 64, 69)), (41, (60, 65, 69))),
                    arp=(0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1, 0, 2, 1, 3), duty=0.25, arp_level=0.12,
-                   lead=((2, 1.0), (1, 0.5), (0, 0.5), (1, 1.0), (None, 1.0))),
+                   lead=((2, 1.0), (1, 0.5), (0, 0.5), (1, 1.0), (None, 1.0)),
+                   b_chords=((41, (60, 65, 69)), (48, (60, 64, 67)), (50, (62, 65, 69)), (43, (59, 62, 67))),
+                   b_lead=((3, 0.5), (2, 0.5), (1, 1.0), (2, 1.5), (None, 0.5))),
     "hills": Loop(106, ((50, (62, 65, 69)), (46, (62, 65, 70)), (53, (60, 65, 69)), (48, (60, 64, 67))),
                   arp=(0, 2, 1, 2, 0, 2, 1, 3, 0, 2, 1, 2, 3, 2, 1, 0), bass="pulse",
-                  lead=((0, 1.5), (1, 0.5), (2, 2.0))),
+                  lead=((0, 1.5), (1, 0.5), (2, 2.0)),
+                  b_chords=((43, (62, 67, 70)), (50, (62, 65, 69)), (46, (62, 65, 70)), (48, (60, 64, 67)))),
     "climb": Loop(126, ((40, (59, 64, 67)), (36, (60, 64, 67)), (43, (59, 62, 67)), (38, (57, 62, 66))),
                   arp=(0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 3, 2, 1, 0), duty=0.25, hats="eighths",
-                  snare=True, bass="pulse"),
+                  snare=True, bass="pulse",
+                  b_chords=((45, (60, 64, 69)), (40, (59, 64, 67)), (36, (60, 64, 67)), (38, (57, 62, 66))),
+                  b_lead=((2, 0.5), (1, 0.5), (2, 1.0), (3, 2.0))),
     "finale": Loop(138, ((36, (60, 63, 67)), (44, (60, 63, 68)), (39, (58, 63, 67)), (46, (58, 62, 65))),
                    arp=(0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1, 0, 1, 2, 3), duty=0.25, hats="eighths",
-                   snare=True, lead=((2, 0.5), (3, 0.5), (2, 0.5), (1, 0.5), (0, 2.0))),
+                   snare=True, lead=((2, 0.5), (3, 0.5), (2, 0.5), (1, 0.5), (0, 2.0)),
+                   b_chords=((41, (60, 65, 68)), (36, (60, 63, 67)), (44, (60, 63, 68)), (43, (59, 62, 67)))),
     "ending": Loop(84, ((41, (57, 60, 65)), (43, (59, 62, 67)), (40, (59, 64, 67)), (45, (57, 60, 64))),
                    arp=(0, 1, 2, 3, 2, 1, 0, 1, 0, 1, 2, 3, 2, 1, 0, 1), arp_level=0.12, bass="slow",
-                   hats="none", lead=((2, 2.0), (1, 1.0), (0, 1.0))),
+                   hats="none", lead=((2, 2.0), (1, 1.0), (0, 1.0)),
+                   b_chords=((38, (57, 62, 65)), (45, (57, 60, 64)), (46, (58, 62, 65)), (48, (60, 64, 67))),
+                   b_lead=((0, 1.0), (1, 1.0), (3, 2.0))),
 }
 
 
@@ -307,13 +358,14 @@ def synthesize_music(name: str = "title", sr: int = SAMPLE_RATE) -> np.ndarray:
     loop = LOOPS[name]
     beat = 60.0 / loop.bpm
     bar_n = int(4 * beat * sr)
-    out = np.zeros(bar_n * len(loop.chords))
+    bars = [(chord, lead, hats) for chords, lead, hats in loop.sections() for chord in chords]
+    out = np.zeros(bar_n * len(bars))
     six, eighth = int(beat / 4 * sr), int(beat / 2 * sr)
 
     def put(at: int, wave: np.ndarray, level: float) -> None:
         out[at : at + len(wave)] += level * wave[: len(out) - at]
 
-    for b, (root, tones) in enumerate(loop.chords):
+    for b, ((root, tones), lead, hats) in enumerate(bars):
         start = b * bar_n
         if loop.bass == "slow":
             for i in range(2):
@@ -330,14 +382,14 @@ def synthesize_music(name: str = "title", sr: int = SAMPLE_RATE) -> np.ndarray:
             note = _smooth(square(_midi(chord[k] + 12), six, sr, loop.duty), 5)
             put(start + i * six, note * envelope(six, sr, decay=0.06, release=0.01), loop.arp_level)
         at = start
-        for k, beats in loop.lead:
+        for k, beats in lead:
             n = int(beats * beat * sr)
             if k is not None:
                 tone = triangle(_midi(chord[k] + 12), n, sr)
                 put(at, tone * envelope(n, sr, attack=0.01, decay=0.25, sustain=0.5, release=0.04), 0.3)
             at += n
         for i in range(8):
-            if loop.hats == "eighths" or (loop.hats == "offbeat" and i % 2):
+            if hats == "eighths" or (hats == "offbeat" and i % 2):
                 n = int(0.03 * sr)
                 put(start + i * eighth, noise(n, sr, 11000, seed=b * 8 + i)
                     * envelope(n, sr, attack=0.001, decay=0.008), 0.08)
@@ -349,6 +401,90 @@ def synthesize_music(name: str = "title", sr: int = SAMPLE_RATE) -> np.ndarray:
     out[:fade] *= np.linspace(0.0, 1.0, fade)
     out[-fade:] *= np.linspace(1.0, 0.0, fade)
     return _to_loudness(out, MUSIC_LOUDNESS, sr, window=None)
+
+
+# ----- voices: which effect plays where, how loud, and what gives way (pure: tested with fake channels) ---
+def tail_peaks(wave: np.ndarray, sr: int) -> np.ndarray:
+    """For each TAIL_BLOCK of ``wave``, the peak |sample| from there to the end (non-increasing)."""
+    block = max(1, int(TAIL_BLOCK * sr))
+    a = np.abs(np.asarray(wave, dtype=np.float64))
+    n = -(-len(a) // block)
+    a = np.pad(a, (0, n * block - len(a))).reshape(n, block).max(axis=1)
+    return np.maximum.accumulate(a[::-1])[::-1]
+
+
+@dataclass
+class Voice:
+    channel: object
+    name: str
+    tail: np.ndarray  # tail_peaks of the sound it plays
+    start: float  # clock time it was started
+    gain: float  # channel volume it plays at
+    until: float = math.inf  # clock time it stops counting (fading out: start of the fade + FADE)
+
+    def peak(self, now: float) -> float:
+        """What this voice can still add to the sum, at most, from ``now`` on."""
+        if now >= self.until:
+            return 0.0
+        i = int(max(0.0, now - self.start - LATENCY) / TAIL_BLOCK)
+        return float(self.tail[i]) * self.gain if i < len(self.tail) else 0.0
+
+
+class Voices:
+    """Effect voices on a fixed set of mixer channels, kept under :data:`CEILING` together with the
+    music. ``channels`` need ``play(sound)``, ``stop()``, ``fadeout(ms)``, ``set_volume(v)``."""
+
+    def __init__(self, channels, clock):
+        self.channels = list(channels)
+        self.clock = clock
+        self.voices: list[Voice] = []
+        self.last: dict[str, float] = {}  # effect -> when it last started
+
+    def active(self, now: float) -> list[Voice]:
+        self.voices = [v for v in self.voices if v.peak(now) > 0.0]
+        return self.voices
+
+    def load(self, now: float) -> float:
+        """The most the playing voices can add to the sum from ``now`` on."""
+        return sum(v.peak(now) for v in self.active(now))
+
+    def start(self, name: str, sound, tail: np.ndarray, gain: float, music_peak: float) -> float:
+        """Play ``sound`` (effect ``name``) at up to ``gain``; returns the gain it got (0: dropped)."""
+        now = self.clock()
+        if now - self.last.get(name, -math.inf) < RETRIGGER.get(name, 0.0):
+            return 0.0
+        voices = self.active(now)
+        same = [v for v in voices if v.name == name and v.until == math.inf]
+        for v in same[: max(0, len(same) - VOICE_CAP.get(name, 1) + 1)]:  # the oldest give way
+            v.until = now + FADE + LATENCY
+            v.channel.fadeout(int(FADE * 1000))
+        top = float(tail[0]) if len(tail) else 0.0
+        while True:
+            voices = self.active(now)
+            busy = {id(v.channel) for v in voices}
+            free = [c for c in self.channels if id(c) not in busy]
+            room = CEILING - music_peak - sum(v.peak(now) for v in voices)
+            fit = gain if top <= 0.0 else min(gain, room / top)
+            if free and fit >= 0.5 * gain:
+                break
+            if not voices:
+                if not free:
+                    return 0.0
+                break
+            oldest = min(voices, key=lambda v: v.start)  # make room: the oldest voice stops
+            oldest.channel.stop()
+            self.voices.remove(oldest)
+        if fit <= 0.0:
+            return 0.0
+        # mixer volumes are steps of 1/128: round down so the sum stays under the ceiling
+        fit = math.floor(fit * 128) / 128
+        channel = free[0]
+        channel.set_volume(fit)
+        channel.play(sound)
+        channel.set_volume(fit)
+        self.voices.append(Voice(channel, name, tail, now, fit))
+        self.last[name] = now
+        return fit
 
 
 # ----- playback --------------------------------------------------------------------------------
@@ -413,7 +549,16 @@ class Audio:
     CROSSFADE = 1.2  # s, one loop fading into the next
     DUCK = 0.35  # music volume multiplier while ducked (pause menu)
 
-    def __init__(self, enabled: bool = True, music_volume: float = 0.7, effects_volume: float = 0.8):
+    def __init__(self, enabled: bool = True, music_volume: float = 0.7, effects_volume: float = 0.8,
+                 clock=None):
+        import time
+
+        self._clock = clock or time.monotonic
+        self._under = 1.0  # MUSIC_UNDER_EFFECTS while effects sound, back to 1 when they are done
+        self._coin = (-math.inf, -1)  # (when the last coin played, its step in the run)
+        self._tails: dict = {}  # sound key -> tail_peaks
+        self._loop_peaks: dict = {}  # loop name -> peak |sample|
+        self._voices: Voices | None = None
         self._muted = False
         self._music_volume = music_volume
         self._effects_volume = effects_volume
@@ -436,10 +581,16 @@ class Audio:
                     pygame.mixer.init(SAMPLE_RATE, -16, 2, BUFFER)
             self._format = pygame.mixer.get_init()
             freq, fmt, channels = self._format
-            for name, wave in synthesize(freq).items():
-                self._sounds[name] = pygame.sndarray.make_sound(_to_mixer(wave, fmt, channels, 1.0))
+            waves = synthesize(freq)
+            waves.update({("coin", i): w for i, w in enumerate(coin_run(freq))})
+            for key, wave in waves.items():
+                self._sounds[key] = pygame.sndarray.make_sound(_to_mixer(wave, fmt, channels, 1.0))
+                self._tails[key] = tail_peaks(wave, freq)
+            pygame.mixer.set_num_channels(2 + EFFECT_VOICES)
             pygame.mixer.set_reserved(2)  # channels 0 and 1 are the music's; effects use the others
             self._channels = [pygame.mixer.Channel(0), pygame.mixer.Channel(1)]
+            effects = [pygame.mixer.Channel(2 + i) for i in range(EFFECT_VOICES)]
+            self._voices = Voices(effects, self._clock)
             self.available = True
         except Exception as exc:  # noqa: BLE001 - no device, no mixer, odd format: stay silent
             self._sounds = {}
@@ -486,15 +637,45 @@ class Audio:
         if not self.available:
             return
         try:
-            for snd in self._sounds.values():
-                snd.set_volume(self._effects_volume)
             for snd in self._loops.values():
                 snd.set_volume(self._music_level())
         except Exception:  # noqa: BLE001
             pass
 
-    def _music_level(self) -> float:
-        return self._music_volume * (self.DUCK if self._ducked else 1.0)
+    def _music_level(self, under: float | None = None) -> float:
+        under = self._under if under is None else under
+        return self._music_volume * (self.DUCK if self._ducked else 1.0) * under
+
+    def _music_peak(self, under: float | None = None) -> float:
+        """The most the music can add to the sum now: the louder of the loops on its two channels (a
+        crossfade's two gains sum to one) at the music's level."""
+        peak = 0.0
+        for ch in self._channels:
+            try:
+                snd = ch.get_sound() if ch.get_busy() else None
+            except Exception:  # noqa: BLE001
+                snd = None
+            for name, loop in self._loops.items():
+                if snd is loop:
+                    peak = max(peak, self._loop_peaks.get(name, 1.0))
+        return peak * self._music_level(under)
+
+    def update(self) -> None:
+        """Once a frame: the music comes back up when the effects are done (and only if it fits)."""
+        if self._voices is None or self._under >= 1.0:
+            return
+        now = self._clock()
+        if self._voices.load(now) > 0.0:
+            return
+        nxt = min(1.0, self._under + 0.04)  # ~5 frames back to full: no step in the music's level
+        if self._music_peak(nxt) <= CEILING:
+            self._under = nxt
+            self.set_volumes()
+
+    @property
+    def voices(self) -> int:
+        """How many effect voices are sounding now."""
+        return len(self._voices.active(self._clock())) if self._voices else 0
 
     def duck(self, on: bool) -> None:
         """Lower the music (True) or bring it back (False), e.g. while the game is paused."""
@@ -506,10 +687,21 @@ class Audio:
     def play(self, name: str) -> None:
         if name not in NAMES:
             raise KeyError(f"unknown sound {name!r}; known sounds: {', '.join(NAMES)}")
-        if self._muted or not self.available:
+        if self._muted or not self.available or self._effects_volume <= 0.0:
             return
         try:
-            self._sounds[name].play()
+            key = name
+            if name == "coin":  # a string of coins climbs: the next step within COIN_RUN, else step 0
+                now = self._clock()
+                last, step = self._coin
+                step = min(step + 1, len(COIN_STEPS) - 1) if now - last < COIN_RUN else 0
+                self._coin = (now, step)
+                key = ("coin", step)
+            if self._under > MUSIC_UNDER_EFFECTS:  # effects on top: the music steps down a little
+                self._under = MUSIC_UNDER_EFFECTS
+                self.set_volumes()
+            self._voices.start(name, self._sounds[key], self._tails[key], self._effects_volume,
+                               self._music_peak())
         except Exception:  # noqa: BLE001 - a device lost mid-game must not crash the game
             pass
 
@@ -561,6 +753,7 @@ class Audio:
                 wave = self._waves.get(name)
                 if wave is None:
                     wave = self._waves[name] = synthesize_music(name, freq)
+            self._loop_peaks[name] = float(np.max(np.abs(wave)))
             sound = pygame.sndarray.make_sound(_to_mixer(wave, fmt, channels, 1.0))
             sound.set_volume(self._music_level())
             self._loops[name] = sound

@@ -6,7 +6,8 @@ Two views of the same devices:
   pressed since the last step counts as held for the next step even if it was released again within the
   same frame, so a quick tap between two steps is never lost.
 * ``actions`` lists this frame's menu actions in order: ``up down left right confirm back pause``, plus
-  ``pad_removed`` when a gamepad is unplugged (the play scene pauses on it).
+  ``pad_removed`` when a gamepad is unplugged (the play scene pauses on it). Every press counts: two
+  presses of Down within one frame are two ``down`` actions.
 
 Bindings: defaults below, overridable from ``input.toml`` in the config folder (``$TILEFEEL_CONFIG_DIR``,
 else ``%APPDATA%\\tilefeel`` on Windows, else ``$XDG_CONFIG_HOME/tilefeel`` or ``~/.config/tilefeel``)::
@@ -47,10 +48,11 @@ try:
 except ImportError:  # pragma: no cover - very old pygame
     _controller = None
 
-from game.files.userfiles import FileProblem, decode_text, parse_toml, printable, read_when_settled, shown
+from game.files.userfiles import (FileProblem, decode_text, parse_toml, printable, read_text, read_when_settled, shown,
+                                   write_atomic)
 
-__all__ = ["Input", "init_devices", "Bindings", "BindingsError", "load_bindings", "config_path",
-           "STEP_BUTTONS", "ACTIONS", "MAX_CONTROLS_BYTES"]
+__all__ = ["Input", "init_devices", "Bindings", "BindingsError", "load_bindings", "save_bindings", "rebind",
+           "config_path", "STEP_BUTTONS", "ACTIONS", "MAX_CONTROLS_BYTES", "RESERVED_KEYS"]
 
 MAX_CONTROLS_BYTES = 64 << 10  # the controls file is read only up to this size
 
@@ -79,6 +81,13 @@ JOY_FALLBACK = {0: "a", 1: "b", 2: "x", 3: "y", 6: "back", 7: "start"}
 _KEY_ALIASES = {"enter": "return", "esc": "escape", "spacebar": "space"}
 _MENU_FROM = {"jump": "confirm", "pause": "pause", "back": "back", "confirm": "confirm",
               "left": "left", "right": "right", "up": "up", "down": "down"}
+
+
+# keys the game keeps for itself (developer keys, fullscreen, mute): never given to an action
+RESERVED_KEYS = {"f2": "the feel panel", "f3": "the debug overlay", "f5": "reloading the feel",
+                 "f11": "fullscreen", "f12": "screenshots", "m": "mute"}
+# a key may serve one play action and one menu action (pad A: jump and confirm), never two of one group
+GROUPS = ({"left", "right", "up", "down", "jump", "pause"}, {"confirm", "back"})
 
 
 class BindingsError(ValueError):
@@ -198,6 +207,101 @@ def _load_bindings(path: Path) -> tuple[Bindings, str | None]:
                       f" (that could never be pressed); keeping the default for {them}")
 
 
+def key_names(bindings: Bindings) -> dict[str, list[str]]:
+    """The keyboard bindings as key names (as ``input.toml`` spells them)."""
+    return {a: [pygame.key.name(c) for c in codes] for a, codes in bindings.keys.items()}
+
+
+def rebind(bindings: Bindings, device: str, action: str, name: str) -> tuple[Bindings, str]:
+    """``bindings`` with ``name`` (a key name for ``device="keyboard"``, a pad button for ``"gamepad"``) as
+    the first binding of ``action``. An action of the same group that had it gets ``action``'s old first
+    binding instead (a swap). Returns ``(new bindings, what happened in words)``; raises BindingsError
+    (one line, for the player) when refused: a reserved key, or a swap that would leave an action with
+    nothing to press."""
+    if device == "keyboard" and name in RESERVED_KEYS:
+        raise BindingsError(f"{name.upper()} is kept for {RESERVED_KEYS[name]}; choose another key")
+    if device == "gamepad" and name == "guide":
+        raise BindingsError("the guide button belongs to the system; choose another button")
+    table = key_names(bindings) if device == "keyboard" else {a: list(v) for a, v in bindings.pad.items()}
+    mine = table[action]
+    old = mine[0] if mine else None
+    group = next(g for g in GROUPS if action in g)
+    swapped = []
+    for other in ACTIONS:
+        if other == action or other not in group or name not in table[other]:
+            continue
+        repl = [old if x == name else x for x in table[other]] if old and old not in table[other] \
+            else [x for x in table[other] if x != name]
+        if not repl:
+            raise BindingsError(f"{_shown_name(name)} is {_label(other)}'s only {_what(device)}; "
+                                f"give {_label(other)} another one first")
+        table[other] = repl
+        swapped.append(other)
+    table[action] = [name] + [x for x in mine[1:] if x != name]
+    data = {"keyboard": table, "gamepad": {k: v for k, v in bindings.pad.items()}} if device == "keyboard" \
+        else {"keyboard": key_names(bindings), "gamepad": table}
+    data["gamepad"]["deadzone"] = bindings.deadzone
+    new = Bindings.from_dict(data)
+    said = f"{_label(action)}: {_shown_name(name)}"
+    if swapped:
+        said += f" (swapped with {', '.join(_label(o) for o in swapped)}: now {_shown_name(old)})"
+    return new, said
+
+
+_LABELS = {"left": "Move left", "right": "Move right", "up": "Up", "down": "Down / drop", "jump": "Jump",
+           "pause": "Pause", "confirm": "Confirm", "back": "Back"}
+
+
+def _label(action: str) -> str:
+    return _LABELS.get(action, action)
+
+
+def _what(device: str) -> str:
+    return "key" if device == "keyboard" else "button"
+
+
+def _shown_name(name: str | None) -> str:
+    return (name or "-").upper() if len(name or "-") <= 2 else (name or "-").capitalize()
+
+
+def save_bindings(bindings: Bindings, path: Path | None = None) -> Path:
+    """Write ``bindings`` to ``input.toml`` (default :func:`config_path`) atomically, keeping the file's
+    comments and layout (tomlkit): an action back at its default is taken out of the file, the others
+    are written as lists of names. Raises FileProblem (one line) when it cannot."""
+    import tomlkit
+
+    path = Path(path) if path else config_path()
+    try:
+        doc = tomlkit.parse(read_text(path, "controls file", MAX_CONTROLS_BYTES))
+    except FileProblem as exc:
+        if not exc.missing:
+            raise
+        doc = tomlkit.document()
+        doc.add(tomlkit.comment("tilefeel controls, written by Options > Controls (edit freely; see README)"))
+    except Exception as exc:  # noqa: BLE001 - tomlkit's parse errors: the file is not TOML
+        raise FileProblem(f"{path}: not valid TOML ({' '.join(str(exc).split())}); not overwritten") from None
+    for table_name, now, default in (("keyboard", key_names(bindings), DEFAULT_KEYS),
+                                     ("gamepad", bindings.pad, DEFAULT_PAD)):
+        table = doc.get(table_name)
+        if table is None or not hasattr(table, "keys"):
+            table = tomlkit.table()
+        base = Bindings.defaults()
+        base_names = key_names(base) if table_name == "keyboard" else base.pad
+        for action in ACTIONS:
+            if now.get(action) == base_names.get(action):
+                if action in table:
+                    del table[action]
+            else:
+                table[action] = list(now.get(action, default.get(action, [])))
+        if table_name == "gamepad" and bindings.deadzone != 0.4:
+            table["deadzone"] = bindings.deadzone
+        if table_name not in doc and len(table):
+            doc[table_name] = table
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, tomlkit.dumps(doc), "controls file")
+    return path
+
+
 def init_devices() -> None:
     """Start the joystick and game-controller subsystems: pads already plugged in then arrive as
     JOYDEVICEADDED / CONTROLLERDEVICEADDED events like hot-plugged ones."""
@@ -231,6 +335,12 @@ class Input:
         self._masked: set[str] = set()  # held buttons ignored until released (see clear)
         self._stick_dirs: dict[int, set[str]] = {}
         self._key_index = self._index_keys()
+        self.device = "keyboard"  # what the player last pressed: "keyboard" or "gamepad" (for prompts)
+
+    def set_bindings(self, bindings: Bindings) -> None:
+        """Use new bindings from now on (Options > Controls)."""
+        self.bindings = bindings
+        self._key_index = self._index_keys()
 
     def _index_keys(self) -> dict[int, list[str]]:
         out: dict[int, list[str]] = {}
@@ -249,6 +359,7 @@ class Input:
         if t == pygame.KEYDOWN:
             if event.key not in self.keys_down:
                 self.keys_down.add(event.key)
+                self.device = "keyboard"
                 self._press(self._key_index.get(event.key, ()))
             else:  # key repeat (pygame.key.set_repeat): menus scroll, the simulation sees nothing new
                 self._menu(a for a in self._key_index.get(event.key, ())
@@ -339,14 +450,19 @@ class Input:
         self._menu(actions)
 
     def _menu(self, actions) -> None:
+        """One press: its menu actions, each once (a pad's A is jump and confirm: one confirm). Two
+        presses in one frame count twice."""
+        said = []
         for a in actions:
             m = _MENU_FROM.get(a)
-            if m and m not in self.actions:
-                self.actions.append(m)
+            if m and m not in said:
+                said.append(m)
+        self.actions.extend(said)
 
     def _pad_button(self, pad: _Pad, name: str, down: bool) -> None:
         if down:
             pad.buttons.add(name)
+            self.device = "gamepad"
             self._press(a for a, names in self.bindings.pad.items() if name in names)
         else:
             pad.buttons.discard(name)
@@ -365,6 +481,8 @@ class Input:
             now.add("down")
         old = self._stick_dirs.get(id(pad), set())
         self._stick_dirs[id(pad)] = now
+        if now - old:
+            self.device = "gamepad"
         self._press(now - old)
 
     def _add_controller(self, index: int) -> None:

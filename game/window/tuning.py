@@ -170,7 +170,11 @@ def _counterpart(world, clone, player):
             for i, obj in enumerate(mine):
                 if obj is player:
                     return theirs[i]
-    raise ValueError("player is not in this world; call world.add(player) first")
+    raise PreviewUnavailable("player is not in this world; call world.add(player) first")
+
+
+class PreviewUnavailable(ValueError):
+    """The jump preview cannot run now because the player is out of play (dying, respawning)."""
 
 
 # -- the panel -------------------------------------------------------------------------------------------
@@ -256,6 +260,7 @@ class TuningPanel:
         self._arc_cost = 0.0
         self._arc_fresh = False
         self._arc_origin = (0.0, 0.0)
+        self.preview_note = ""  # why there is no fresh jump preview (words for a player), or ""
         self._player = None
         self._buttons: dict[str, pygame.Rect] = {}
         self.levels: list[Path] = []  # maps the "levels" strip checks after a change of feel (set by the game)
@@ -309,11 +314,20 @@ class TuningPanel:
         self._arc_key = key
         t0 = time.perf_counter()
         try:
-            self.arcs = predict_arcs(world, player, self.feel)
-            self.dash_arc = predict_dash(world, player, self.feel)
-        except Exception as exc:  # noqa: BLE001 -- a preview must never take the game down
+            arcs = predict_arcs(world, player, self.feel)
+            dash_arc = predict_dash(world, player, self.feel)
+        except PreviewUnavailable:  # dying or respawning: nothing to preview until the player is back
             self.arcs, self.dash_arc = ([], []), []
-            self._say(f"preview failed: {exc}", error=True)
+            self._arc_cost = time.perf_counter() - t0
+            self.preview_note = "no jump preview while the player respawns"
+            return
+        except Exception:  # noqa: BLE001 -- a preview must never take the game down, nor show its guts
+            # the last good arcs stay (drawn moved along with the player); say why in words
+            self._arc_cost = time.perf_counter() - t0
+            self.preview_note = "jump preview failed here: showing the last one"
+            return
+        self.arcs, self.dash_arc = arcs, dash_arc
+        self.preview_note = ""
         self._arc_cost = time.perf_counter() - t0
         self._arc_fresh = True
         self._arc_origin = (player.x, player.y)
@@ -651,13 +665,9 @@ class TuningPanel:
         y = LIST_TOP + visible_rows * ROW_H + 1
         pygame.draw.line(surface, BORDER, (x0 + 1, y), (PANEL.right - 2, y))
         dotted = self.selected_knob()
-        g, meta = guide(dotted), self.meta[dotted]
-        self._text(surface, dotted, (x0 + 5, y + 3), VALUE)
-        if self.types[dotted] == "bool":
-            info = f"file {_on_off(self.file_feel.get(dotted))}  switch"
-        else:
-            info = (f"file {format_value(dotted, self.file_feel.get(dotted))}  "
-                    f"limits {format_value(dotted, meta['min'])}..{format_value(dotted, meta['max'])}")
+        g = guide(dotted)
+        name, info = self._footer(dotted)
+        self._text(surface, name, (x0 + 5, y + 3), VALUE)
         self._text(surface, info, (PANEL.right - 5, y + 3), UNIT, right=True)
         for j, line in enumerate(_wrap(g.what, PANEL.w - 10)[:3]):
             self._text(surface, line, (x0 + 5, y + 10 + j * 7), NAME)
@@ -675,15 +685,31 @@ class TuningPanel:
             bx = rect.right + 3
         self._text(surface, "F2 close", (PANEL.right - 5, by + 3), UNIT, right=True)
 
+    def _footer(self, dotted: str) -> tuple[str, str]:
+        """The selected knob's name and its file value and limits, as they fit on one line of the panel
+        (the file value goes first, then the name is cut)."""
+        meta = self.meta[dotted]
+        if self.types[dotted] == "bool":  # an on/off switch: no limits to show
+            limits = "switch"
+            info = f"file {_on_off(self.file_feel.get(dotted))}  {limits}"
+        else:
+            limits = f"limits {format_value(dotted, meta['min'])}..{format_value(dotted, meta['max'])}"
+            info = f"file {format_value(dotted, self.file_feel.get(dotted))}  {limits}"
+        if FONT.size(dotted)[0] + 8 + FONT.size(info)[0] > PANEL.w - 10:
+            info = limits
+        return _fit(dotted, PANEL.w - 10 - FONT.size(info)[0] - 8), info
+
     def _draw_knob_row(self, surface, dotted: str, y: int) -> None:
         meta, g = self.meta[dotted], guide(dotted)
         value = self.feel.get(dotted)
         changed = self.modified(dotted)
-        self._text(surface, _label(dotted.split(".", 1)[1]), (COL_NAME, y + 1), NAME)
         if self.types[dotted] == "bool":
+            self._text(surface, _label(dotted.split(".", 1)[1]), (COL_NAME, y + 1), NAME)
             self._draw_switch_row(surface, value, changed, y)
             return
         text = format_value(dotted, value)
+        room = COL_VALUE_R - FONT.size(text)[0] - 6 - COL_NAME  # the name ends before its value starts
+        self._text(surface, _fit(_label(dotted.split(".", 1)[1]), room), (COL_NAME, y + 1), NAME)
         w = self._text(surface, text, (COL_VALUE_R, y + 1), CHANGED if changed else VALUE, right=True)
         if changed:  # a dot before the value: differs from the file (not saved yet)
             surface.fill(CHANGED, (COL_VALUE_R - w - 4, y + 3, 2, 2))
@@ -790,12 +816,15 @@ class TuningPanel:
             self._text(surface, label, (rect.centerx - lw // 2, rect.y + 3), VALUE)
 
     def _draw_status(self, surface) -> None:
-        if not self.status:
-            return
-        if not self.status_error and time.monotonic() - self._status_time > STATUS_SECONDS:
+        if self.status and not self.status_error and time.monotonic() - self._status_time > STATUS_SECONDS:
             self.status = ""
+        if self.status:
+            text, color = self.status, ERROR if self.status_error else OK
+        else:  # nothing said: why the jump preview is missing or old, if it is
+            text, color = self.preview_note, DIM
+        if not text:
             return
-        lines = _wrap(self.status, STATUS.w - 10)[:2]
+        lines = _wrap(text, STATUS.w - 10)[:2]
         rect = STATUS.copy()
         if len(lines) == 1:
             rect.h, rect.y = 11, STATUS.bottom - 11
@@ -803,7 +832,16 @@ class TuningPanel:
             rect.right = STATUS.right
         self._box(surface, rect)
         for j, line in enumerate(lines):
-            self._text(surface, line, (rect.x + 5, rect.y + 3 + j * 7), ERROR if self.status_error else OK)
+            self._text(surface, line, (rect.x + 5, rect.y + 3 + j * 7), color)
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` px of FONT, ending in '..' when cut."""
+    if FONT.size(text)[0] <= width:
+        return text
+    while text and FONT.size(text + "..")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + ".."
 
 
 def _on_off(value) -> str:

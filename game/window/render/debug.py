@@ -7,9 +7,12 @@ import pygame
 from .. import ui
 from .world import platforms_of
 
-__all__ = ["draw_debug"]
+__all__ = ["draw_debug", "place_box"]
 
 PANEL_W = 196  # px, the state panel's width (every line fits inside it)
+TOP = 24  # px: the HUD's band at the top of the canvas; the state panel stays under it
+MARGIN = 4  # px between the state panel and the region's edges
+NEAR = 20  # px: the hero this close to the state panel sends it to another corner
 KIND_COLORS = {1: (255, 80, 80), 2: (80, 160, 255), 3: (90, 230, 120)}
 AREA_COLORS = {"goals": (255, 214, 92), "checkpoints": (120, 230, 120), "hazards": (255, 60, 160),
                "coins": (255, 240, 140), "triggers": (180, 120, 255)}
@@ -56,7 +59,35 @@ def grid_overlay(grid) -> pygame.Surface:
     return surf
 
 
-def draw_debug(surf, session, alpha: float, view, *, fps: float, step_ms: float, t_hz: int) -> None:
+def place_box(size, region: pygame.Rect, hero: pygame.Rect | None, previous: int | None) -> tuple[int, pygame.Rect]:
+    """Where the state panel goes: a corner of ``region`` (0 top-left, 1 top-right, 2 bottom-left,
+    3 bottom-right). The corner it was in (``previous``) while the hero stays clear of it by NEAR px, else
+    the corner farthest from the hero that it does not cover; returns ``(corner, rect)``."""
+    w, h = size
+    inner = region.inflate(-2 * MARGIN, -2 * MARGIN)
+    rects = [pygame.Rect(inner.x, inner.y, w, h), pygame.Rect(inner.right - w, inner.y, w, h),
+             pygame.Rect(inner.x, inner.bottom - h, w, h), pygame.Rect(inner.right - w, inner.bottom - h, w, h)]
+    if hero is None:
+        i = previous if previous is not None else 0
+        return i, rects[i]
+    near = hero.inflate(2 * NEAR, 2 * NEAR)
+    if previous is not None and not rects[previous].colliderect(near):
+        return previous, rects[previous]
+    cx, cy = hero.center
+
+    def score(i):
+        r = rects[i]
+        return (not r.colliderect(hero), (r.centerx - cx) ** 2 + (r.centery - cy) ** 2)
+
+    i = max(range(4), key=score)
+    return i, rects[i]
+
+
+def draw_debug(surf, session, alpha: float, view, *, fps: float, step_ms: float, t_hz: int,
+               region: pygame.Rect | None = None, corner: int | None = None) -> int:
+    """Draw the F3 overlay; the state panel goes in a corner of ``region`` (default: the canvas under the
+    HUD; the game passes the part the F2 panel leaves free) away from the hero. Returns the corner used,
+    to pass back as ``corner`` next frame (it stays put until the hero comes near)."""
     level = session.level
     ox, oy = view.origin
     surf.blit(grid_overlay(level.grid), (-ox, -oy))
@@ -109,6 +140,11 @@ def draw_debug(surf, session, alpha: float, view, *, fps: float, step_ms: float,
         lines += said[:2] + ([ui.fit(" ".join(said[2:]), PANEL_W - 8)] if len(said) > 2 else [])
     box = pygame.Surface((PANEL_W, len(lines) * ui.LINE_H + 6), pygame.SRCALPHA)
     box.fill((0, 0, 0, 170))
-    surf.blit(box, (4, 24))
+    if region is None:
+        region = pygame.Rect(0, TOP - MARGIN, surf.get_width(), surf.get_height() - TOP + MARGIN)
+    hero = pygame.Rect(view.at(x, y), (max(1, round(pl.w)), max(1, round(pl.h))))
+    corner, rect = place_box(box.get_size(), region, hero, corner)
+    surf.blit(box, rect.topleft)
     for i, line in enumerate(lines):
-        ui.draw_text(surf, line, (8, 27 + i * ui.LINE_H), (200, 255, 200))
+        ui.draw_text(surf, line, (rect.x + 4, rect.y + 3 + i * ui.LINE_H), (200, 255, 200))
+    return corner

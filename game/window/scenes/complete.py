@@ -67,15 +67,19 @@ class CompleteScene(Scene):
     @property
     def rows(self) -> list[tuple[str, str]]:
         """(label, value) lines of the panel. A replay's time is not a record: "Your best" is the player's."""
-        return [("Time", ui.format_time(self.seconds)),
+        rows = [("Time", ui.format_time(self.seconds)),
                 ("Coins", f"{self.coins} / {self.coins_total}"),
                 ("Deaths", str(self.deaths)),
                 ("Your best", ui.format_time(self.record.best_time))]
+        assists = getattr(self.play, "assists", [])
+        if assists:  # played with assist options: said with the totals, as Celeste does
+            rows.append(("Assist", ", ".join(assists)))
+        return rows
 
     def draw(self, canvas) -> None:
         self.play.draw(canvas, overlays=False)
         canvas.blit(self._veil, (0, 0))
-        w, h = 250, 124 + 13 * len(self.menu.items)
+        w, h = 250, 124 + 13 * len(self.menu.items) + 13 * (len(self.rows) - 4)
         x, y = (CANVAS_W - w) // 2, (CANVAS_H - h) // 2
         ui.panel(canvas, (x, y, w, h))
         cx = CANVAS_W // 2
@@ -92,4 +96,4 @@ class CompleteScene(Scene):
             ui.draw_text(canvas, value, (x + w - 50, yy), color, align="right")
         if self.new_best and shown == len(rows) and int(self.t * 3) % 2 == 0:
             ui.draw_text(canvas, "NEW BEST!", (x + w - 50, y + 46 + 4 * 13), ui.ACCENT, align="right")
-        self.menu.draw(canvas, cx, y + 112)
+        self.menu.draw(canvas, cx, y + 112 + 13 * (len(rows) - 4))

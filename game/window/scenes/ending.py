@@ -38,6 +38,9 @@ CREDITS = [
 CREDITS_SPEED = 14.0  # px/s the credits roll up
 GROUND_Y = 246  # canvas y of the ground line the hero runs on
 ROLL = pygame.Rect(0, 136, CANVAS_W, GROUND_Y - 30 - 136)  # where the credits roll
+_ROLL_W = max(ui.text_width(line) for line, _c in CREDITS) + 28
+ROLL_PANEL = pygame.Rect(CANVAS_W // 2 - _ROLL_W // 2, ROLL.y - 6, _ROLL_W, ROLL.h + 12)  # the box behind them
+FADE_PX = 12  # px over which a credit line fades in at the roll's bottom and out at its top
 COLORS = {"gold": ui.GOLD, "ink": ui.INK, "dim": ui.DIM}
 
 
@@ -118,13 +121,18 @@ class EndingScene(Scene):
             ui.draw_text(canvas, label, (box.x + 14, y), ui.INK)
             ui.draw_text(canvas, value, (box.right - 14, y), ui.GOLD, align="right")
 
-        clip = canvas.get_clip()
-        canvas.set_clip(ROLL)
+        # the roll on a dark panel (readable over any backdrop); a line fades in at the bottom and out at
+        # the top instead of being cut through its letters
+        ui.panel(canvas, ROLL_PANEL, fill=(20, 16, 36, 250))
         y0 = ROLL.bottom - self.roll_offset
         for i, (line, color) in enumerate(CREDITS):
-            if line:
-                ui.draw_text(canvas, line, (cx, round(y0 + i * 12)), COLORS[color], align="center")
-        canvas.set_clip(clip)
+            y = round(y0 + i * 12)
+            if not line or y < ROLL.top or y + 8 > ROLL.bottom:
+                continue
+            img = ui.text(line, COLORS[color])
+            img.set_alpha(round(255 * min(1.0, (y - ROLL.top) / FADE_PX, (ROLL.bottom - 8 - y) / FADE_PX)))
+            canvas.blit(img, (cx - img.get_width() // 2, y))
+            img.set_alpha(None)
         if self.t >= 0.8:
             ui.draw_text(canvas, "Enter: back to the title", (cx, CANVAS_H - 12), ui.INK, align="center")
 

@@ -51,6 +51,8 @@ class PlayScene(Scene):
         self.attract = attract
         self.replay = replay
         self.replay_i = 0
+        self.debug_corner: int | None = None  # where the F3 state panel sits (render.debug.place_box)
+        self.assists: list[str] = []  # assist options used in this level ("70% speed", "invincible")
         self.music = getattr(info, "music", None) or LEVEL_MUSIC[0]
         self.level = load_level(info.path, images=True, goal=True)  # LevelError: the caller shows it
         session = Session(self.level, app.feel)
@@ -123,9 +125,17 @@ class PlayScene(Scene):
 
     # -- simulation -----------------------------------------------------------------------------------
     def update(self, dt: float, actions: list[str]) -> None:
-        dt = min(dt, 0.1)
-        self.t += dt
         app = self.app
+        dt = min(dt, 0.1)
+        if not self.attract and self.replay is None:  # assist options: the player's own play only
+            options = getattr(app, "options", None)
+            speed, invincible = getattr(options, "speed", 100), bool(getattr(options, "invincible", False))
+            dt *= speed / 100.0  # game speed: everything runs slower, the fixed step stays the same
+            self.session.invincible = invincible
+            for used in getattr(options, "assists", ()):
+                if used not in self.assists:
+                    self.assists.append(used)
+        self.t += dt
         if not self.attract and self.finish_t is None:
             if "pause" in actions or "pad_removed" in actions:
                 from .pause import PauseScene
@@ -394,7 +404,12 @@ class PlayScene(Scene):
             return
         app = self.app
         if app.debug:
-            draw_debug(canvas, s, alpha, view, fps=app.fps, step_ms=self.step_ms, t_hz=self.clock.hz)
+            region = None
+            if self._panel_open():  # the part of the canvas the F2 panel leaves free
+                panel = app.tuning
+                region = pygame.Rect(panel.free_left, 20, CANVAS_W - panel.free_left, panel.free_bottom - 20)
+            self.debug_corner = draw_debug(canvas, s, alpha, view, fps=app.fps, step_ms=self.step_ms,
+                                           t_hz=self.clock.hz, region=region, corner=self.debug_corner)
         seen = self.seen_rects(view, alpha)
         stats = dict(coins=s.coins, coins_total=s.coins_total, seconds=self.seconds, deaths=s.deaths)
         self.hud_want = [UI_SEE_THROUGH if r.collidelist(seen) >= 0 else 1.0 for r in hud_rects(CANVAS_W, **stats)]

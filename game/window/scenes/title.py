@@ -10,7 +10,7 @@ from .. import ui
 from ..render.canvas import CANVAS_H, CANVAS_W
 from .base import Scene
 
-__all__ = ["TitleScene", "GAME_TITLE"]
+__all__ = ["TitleScene", "GAME_TITLE", "hint_line"]
 
 GAME_TITLE = "TILEFEEL"
 MENU_TOP = 226  # canvas y of the menu row: a band at the bottom, under the demo player
@@ -25,6 +25,10 @@ class TitleScene(Scene):
         super().__init__(app)
         items = ["Play", "Levels", "Options"] + (["Credits"] if app.game_completed() else []) + ["Quit"]
         self.menu = ui.Menu(items, on_move=lambda: app.play_sound("menu_move"), horizontal=True)
+        remembered = getattr(app, "title_choice", None)  # back from Options or Levels: the cursor stays
+        if remembered in items:
+            self.menu.index = items.index(remembered)
+        self.confirm: ui.Menu | None = None  # "Quit the game?" asked: No / Yes
         self.t = 0.0
         self.attract = app.make_attract()
         self._band = _band()
@@ -44,11 +48,16 @@ class TitleScene(Scene):
                 self.attract = None
         app = self.app
         for action in actions:
+            if self.confirm is not None:
+                if self._confirm_quit(action):
+                    return
+                continue
             if action in ("back", "pause"):
                 continue
             choice = self.menu.handle(action)
             if choice:
                 app.play_sound("menu_confirm")
+                app.title_choice = choice
             if choice == "Play":
                 info = app.continue_level()
                 if info is None:
@@ -65,9 +74,24 @@ class TitleScene(Scene):
                 from .ending import EndingScene
                 app.scenes.switch(EndingScene(app))
             elif choice == "Quit":
-                app.quit()
+                self.confirm = ui.Menu(["No", "Yes"], on_move=lambda: app.play_sound("menu_move"),
+                                       horizontal=True)
             if choice:
                 return
+
+    def _confirm_quit(self, action: str) -> bool:
+        """The quit question: Yes quits; No, Back or Esc go back to the menu. True when it is answered."""
+        if action in ("back", "pause"):
+            answer = "No"
+        else:
+            answer = self.confirm.handle(action)
+        if answer == "Yes":
+            self.app.play_sound("menu_confirm")
+            self.app.quit()
+        elif answer == "No":
+            self.app.play_sound("menu_move")
+            self.confirm = None
+        return answer is not None
 
     def draw(self, canvas) -> None:
         if self.attract is not None:
@@ -80,9 +104,33 @@ class TitleScene(Scene):
         _outlined(canvas, GAME_TITLE, cx, 30 + bob)
         ui.draw_text(canvas, "a tiny platformer about good jumps", (cx, 70), ui.INK, align="center")
         canvas.blit(self._band, MENU_BAND.topleft)
-        self.menu.draw(canvas, cx, MENU_TOP)
-        ui.draw_text(canvas, "Arrows/WASD move   Space/Z jump   Esc pause   F11 fullscreen",
-                     (cx, CANVAS_H - 14), ui.DIM, align="center")
+        if self.confirm is not None:
+            ui.draw_text(canvas, "Quit the game?", (cx - 40, MENU_TOP), ui.INK, align="center")
+            self.confirm.draw(canvas, cx + 50, MENU_TOP)
+        else:
+            self.menu.draw(canvas, cx, MENU_TOP)
+        ui.draw_text(canvas, hint_line(self.app), (cx, CANVAS_H - 14), ui.DIM, align="center")
+
+
+def hint_line(app) -> str:
+    """The controls hint, for the device the player last pressed (keyboard keys or pad buttons), from
+    the bindings in use."""
+    from .options import PAD_NAMES
+    inp = getattr(app, "input", None)
+    bindings = getattr(inp, "bindings", None)
+    if bindings is None:
+        return "Arrows move   Space jump   Esc pause"
+    if getattr(inp, "device", "keyboard") == "gamepad":
+        def pad(action, n=1):
+            names = bindings.pad.get(action, [])[:n]
+            return "/".join(PAD_NAMES.get(b, b.upper() if len(b) == 1 else b.capitalize()) for b in names) or "-"
+        move = "D-pad" if pad("left") == "D-pad left" else f"{pad('left')}/{pad('right')}"
+        return f"{move} move   {pad('jump', 2)} jump   {pad('pause')} pause"
+
+    def key(action, n=1):
+        names = [pygame.key.name(k).capitalize() for k in bindings.keys.get(action, [])]
+        return "/".join(dict.fromkeys(names[:n])) or "-"
+    return f"{key('left')}/{key('right')} move   {key('jump', 2)} jump   {key('pause')} pause   F11 fullscreen"
 
 
 def _band() -> pygame.Surface:

@@ -146,3 +146,25 @@ def test_turning_around_swings_the_view_once_and_smoothly():
     assert flips == 1, f"the camera changed direction {flips} times"
     assert cam_acc < hero_acc, "the view turned harder than the hero"
     assert trace[-1][0] >= VIEW_W / 2 + 48  # now showing what is ahead on the left
+
+
+def test_standing_framing_shows_more_ground_feet_at_55_to_60_percent():
+    cam = Camera(480, 270, 4000, 2000)
+    feet = 1000.0
+    cy = feet - 7.0  # the player's box centre, 14 px tall
+    cam.snap(400.0, cy)
+    for _ in range(240):
+        cam.update(1 / 60, 400.0, cy, 0.0, 0.0, True)
+    share = (feet - cam.view(1.0).y) / 270
+    assert 0.55 <= share <= 0.60, f"feet at {share:.1%} of the view height"
+
+
+def test_the_view_looks_up_while_rising_and_down_while_falling():
+    def settle(vy):
+        cam = Camera(480, 270, 4000, 4000)
+        cam.snap(400.0, 2000.0)
+        for _ in range(120):
+            cam.update(1 / 60, 400.0, 2000.0, 0.0, vy, False)
+        return cam.y
+    still, up, down = settle(0.0), settle(-300.0), settle(300.0)
+    assert up < still - 20 and down > still + 40

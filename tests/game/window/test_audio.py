@@ -1,5 +1,6 @@
 """Sound effects: synthesized, short, audible, never clipping; the game never crashes without audio."""
 
+import math
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -93,7 +94,7 @@ def test_mixer_formats_convert_in_range():
 
 def test_music_loop_is_quiet_and_loops_cleanly():
     music = audio_mod.synthesize_music()
-    assert 5.0 < len(music) / SAMPLE_RATE < 20.0
+    assert 10.0 < len(music) / SAMPLE_RATE < 30.0
     assert np.abs(music).max() <= 0.6
     assert abs(float(music[0])) < 0.05 and abs(float(music[-1])) < 0.05
 
@@ -157,7 +158,7 @@ def loops():
 def test_every_loop_is_its_own_tune_under_the_effects_and_loops_cleanly(loops):
     assert {"title", "meadow", "hills", "climb", "finale", "ending"} <= set(loops)
     for name, music in loops.items():
-        assert music.dtype == np.float32 and 5.0 < len(music) / SAMPLE_RATE < 20.0, name
+        assert music.dtype == np.float32 and 10.0 < len(music) / SAMPLE_RATE < 30.0, name
         assert abs(audio_mod.loudness(music, window=None) - audio_mod.MUSIC_LOUDNESS) < 0.3, name
         assert audio_mod.MUSIC_LOUDNESS < audio_mod.LOUDNESS["jump"]
         assert np.abs(music).max() <= audio_mod.PEAK, name
@@ -189,7 +190,8 @@ def test_a_new_loop_fades_in_on_the_other_channel_while_the_old_fades_out():
         assert audio._loops["meadow"].get_volume() == pytest.approx(0.5 * Audio.DUCK, abs=0.01)
         audio.duck(False)
         audio.set_volumes(effects=0.25)
-        assert audio._sounds["coin"].get_volume() == pytest.approx(0.25, abs=0.01)
+        audio.play("jump")  # the effects volume is the gain a voice starts at
+        assert audio._voices.voices[-1].channel.get_volume() == pytest.approx(0.25, abs=0.01)
     finally:
         pygame.mixer.quit()
 
@@ -201,3 +203,176 @@ def test_the_level_list_knows_every_music_loop_by_name():
 
     assert MUSIC_LOOPS == tuple(audio_mod.LOOPS)
     assert set(LEVEL_MUSIC) | {FINALE} <= set(MUSIC_LOOPS)
+
+
+def test_every_loop_has_two_sections_that_differ(loops):
+    for name, music in loops.items():
+        assert len(audio_mod.LOOPS[name].sections()) == 2, name
+        half = len(music) // 2
+        a, b = music[:half].astype(np.float64), music[half: 2 * half].astype(np.float64)
+        assert abs(np.corrcoef(a, b)[0, 1]) < 0.6, f"{name}: section B sounds like A"
+
+
+# -- mixing: the sum of every voice stays under full scale -------------------------------------------------
+
+class FakeChannel:
+    """Records what a mixer channel was told, to render the mix offline."""
+
+    def __init__(self, clock):
+        self.clock, self.log, self.volume = clock, [], 1.0
+
+    def set_volume(self, v):
+        self.volume = v
+
+    def get_volume(self):
+        return self.volume
+
+    def play(self, sound):
+        self.log.append(["play", self.clock(), sound, self.volume, None, None])
+
+    def _end(self, how):
+        if self.log and self.log[-1][4] is None:
+            self.log[-1][4:] = [how, self.clock()]
+
+    def stop(self):  # also cuts a fade-out short, as Mix_HaltChannel does
+        last = self.log[-1] if self.log else None
+        if last and last[4] == "fade" and self.clock() < last[5] + audio_mod.FADE:
+            last[4:] = ["stop", self.clock()]
+        self._end("stop")
+
+    def fadeout(self, ms):
+        self._end("fade")
+
+
+def _render(channels, waves, sr, seconds, rng):
+    """The offline mix of what the fake channels played, as SDL_mixer does it: a command takes effect at
+    the start of the next buffer the mixer fills (every command of one moment at the same one); a
+    fade-out is a linear ramp over FADE."""
+    out = np.zeros(int(seconds * sr) + sr)
+    period = audio_mod.BUFFER / audio_mod.SAMPLE_RATE
+    phase = rng.uniform(0, period)
+
+    def applied(t):
+        return int((math.ceil((t - phase) / period) * period + phase) * sr)
+
+    for ch in channels:
+        for _, t0, key, gain, how, t1 in ch.log:
+            w = waves[key].astype(np.float64) * gain
+            at = applied(t0)
+            if how is not None:
+                cut = max(0, applied(t1) - at)
+                if how == "fade":
+                    n = int(audio_mod.FADE * sr)
+                    ramp = np.concatenate([np.ones(cut), np.linspace(1, 0, n)])
+                    w = w[: len(ramp)] * ramp[: len(w)]
+                else:
+                    w = w[:cut]
+            out[at: at + len(w)] += w[: len(out) - at]
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_voices_never_sum_over_full_scale_in_a_storm_of_effects(seed):
+    sr = 8000
+    waves = audio_mod.synthesize(sr)
+    waves.update({("coin", i): w for i, w in enumerate(audio_mod.coin_run(sr))})
+    tails = {k: audio_mod.tail_peaks(w, sr) for k, w in waves.items()}
+    now = [0.0]
+    channels = [FakeChannel(lambda: now[0]) for _ in range(audio_mod.EFFECT_VOICES)]
+    voices = audio_mod.Voices(channels, lambda: now[0])
+    rng = np.random.default_rng(seed)
+    music = 0.42 * 0.8  # the loudest loop's peak at full music volume, under the effects
+    names = list(audio_mod.NAMES)
+    t = 0.0
+    while t < 8.0:
+        t += float(rng.exponential(0.04))  # ~25 effects a second: far more than any level asks for
+        now[0] = t
+        name = names[rng.integers(len(names))]
+        key = (name, int(rng.integers(len(audio_mod.COIN_STEPS)))) if name == "coin" else name
+        voices.start(name, key, tails[key], 1.0, music)
+    mix = _render(channels, waves, sr, 9.0, rng)
+    assert np.abs(mix).max() + music <= audio_mod.CEILING + 1e-9
+    plays = sum(len(c.log) for c in channels)
+    assert plays > 60, "the storm was mostly dropped"
+
+
+def test_one_effect_never_stacks_on_itself():
+    sr = 8000
+    waves = audio_mod.synthesize(sr)
+    now = [0.0]
+    channels = [FakeChannel(lambda: now[0]) for _ in range(audio_mod.EFFECT_VOICES)]
+    voices = audio_mod.Voices(channels, lambda: now[0])
+    tail = audio_mod.tail_peaks(waves["checkpoint"], sr)
+    for i in range(36):  # a checkpoint asked for every frame for 0.6 s: one chime, not 36 stacked
+        now[0] = i / 60
+        voices.start("checkpoint", "checkpoint", tail, 1.0, 0.3)
+    assert sum(len(c.log) for c in channels) == 1
+    tail = audio_mod.tail_peaks(waves["jump"], sr)
+    for i in range(10):  # a jump replaces the jump before it (fading out), never two at once
+        now[0] = 2.0 + i * 0.05
+        voices.start("jump", "jump", tail, 1.0, 0.3)
+        assert sum(1 for v in voices.active(now[0]) if v.until == float("inf")) == 1
+
+
+def test_a_string_of_coins_is_a_rising_run_on_one_voice():
+    pygame.mixer.quit()
+    now = [100.0]
+    audio = Audio(clock=lambda: now[0])
+    try:
+        assert audio.available, audio.reason
+        heard = []
+        for _ in range(12):
+            now[0] += 0.15
+            audio.play("coin")
+            heard.append(audio._coin[1])
+            coins = [v for v in audio._voices.active(now[0]) if v.name == "coin" and v.until == float("inf")]
+            assert len(coins) == 1
+            assert coins[0].channel.get_sound() is audio._sounds[("coin", heard[-1])]
+        top = len(audio_mod.COIN_STEPS) - 1
+        assert heard == list(range(top + 1)) + [top] * (12 - top - 1)
+        now[0] += audio_mod.COIN_RUN + 0.1  # a pause: the next string starts from the bottom again
+        audio.play("coin")
+        assert audio._coin[1] == 0
+        for name in audio.names * 3:  # everything at once: never more voices than channels
+            audio.play(name)
+        assert audio.voices <= audio_mod.EFFECT_VOICES
+    finally:
+        pygame.mixer.quit()
+
+
+def test_effects_lower_the_music_a_little_and_it_comes_back():
+    pygame.mixer.quit()
+    now = [50.0]
+    audio = Audio(music_volume=1.0, effects_volume=1.0, clock=lambda: now[0])
+    try:
+        assert audio.available, audio.reason
+        audio.play_music("meadow")
+        loop = audio._loops["meadow"]
+        assert loop.get_volume() == pytest.approx(1.0, abs=0.01)
+        audio.play("goal")
+        assert loop.get_volume() == pytest.approx(audio_mod.MUSIC_UNDER_EFFECTS, abs=0.01)
+        audio.update()  # the fanfare still rings: the music stays down
+        assert loop.get_volume() == pytest.approx(audio_mod.MUSIC_UNDER_EFFECTS, abs=0.01)
+        now[0] += 3.0
+        for _ in range(10):
+            audio.update()
+        assert loop.get_volume() == pytest.approx(1.0, abs=0.01)
+        audio.duck(True)  # the pause menu's duck stays what it was: -9.5 dB
+        assert 20 * np.log10(loop.get_volume()) == pytest.approx(-9.1, abs=0.5)
+    finally:
+        pygame.mixer.quit()
+
+
+def test_the_real_game_does_not_clip_where_it_used_to(tmp_path):
+    """Level 8, walking right 1.2 s then standing: on the old mixer 20,594 clipped samples (stacked
+    checkpoint chimes). Recorded from the real app with SDL's disk driver, at full volumes."""
+    from tools.audio_check import measure, record
+
+    script = tmp_path / "walk.txt"
+    script.write_text("level 08_crumbling_heights.tmx\n72 right\n150 -\n")
+    raw = tmp_path / "out.raw"
+    record(None, script, raw, volumes=(1.0, 1.0))
+    m = measure(np.fromfile(raw, "<i2"))
+    assert m["seconds"] > 2.0, m
+    assert m["peak"] > 3000, f"the recording is nearly silent: {m}"
+    assert m["clipped"] == 0, m

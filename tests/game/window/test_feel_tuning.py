@@ -568,3 +568,65 @@ def test_no_dash_preview_without_the_dash_or_with_none_left():
     world, player = _world(feel=feel)
     player.dashes_spent = 1
     assert predict_dash(world, player) == []
+
+
+# -- round 3: the panel never shows an internal error, and no text runs into other text --------------------
+
+def test_a_preview_that_cannot_run_says_why_in_words(panel):
+    world, player = _world()
+    panel.update(panel.feel, world, player)
+    good = panel.arcs
+    assert len(good[0]) > 5 and not panel.preview_note
+    world.remove(player)  # dying: the player is out of the world until it respawns
+    player.x += 1.0  # (a new state, so the preview tries again)
+    panel.update(panel.feel, world, player)
+    assert panel.arcs == ([], [])
+    assert panel.preview_note == "no jump preview while the player respawns"
+    assert "world.add" not in panel.status and not panel.status_error
+    canvas = pygame.Surface((480, 270))
+    panel.draw(canvas, (0, 0))  # the words are drawn in the status line
+
+
+def test_a_preview_that_fails_keeps_the_last_good_arcs(panel, monkeypatch):
+    import game.window.tuning as tuning
+    world, player = _world()
+    panel.update(panel.feel, world, player)
+    good = panel.arcs
+
+    def broken(*a, **k):
+        raise RuntimeError("internal: clone() lost track of body 7")
+
+    monkeypatch.setattr(tuning, "predict_arcs", broken)
+    player.x += 1.0
+    panel.update(panel.feel, world, player)
+    assert panel.arcs == good
+    assert "internal" not in panel.status and "clone" not in panel.preview_note
+    assert panel.preview_note.startswith("jump preview failed here")
+
+
+def test_no_knob_name_runs_into_its_value_at_any_value(panel):
+    import game.window.tuning as tuning
+    from game.files.feelfile import format_value
+    from engine.feel import knobs
+    for dotted, _t, default, meta in knobs():
+        for value in (meta["min"], meta["max"], default):
+            text = format_value(dotted, value)
+            room = tuning.COL_VALUE_R - tuning.FONT.size(text)[0] - 6 - tuning.COL_NAME
+            label = tuning._fit(tuning._label(dotted.split(".", 1)[1]), room)
+            assert tuning.FONT.size(label)[0] <= room, (dotted, value, label)
+    assert tuning._fit("drop through time", 30).endswith("..")
+    assert tuning._fit("hz", 300) == "hz"
+
+
+def test_the_footer_name_and_its_limits_never_overlap(panel):
+    import game.window.tuning as tuning
+    canvas = pygame.Surface((480, 270))
+    for i, (kind, ident) in enumerate(panel.rows):
+        if kind != "knob":
+            continue
+        panel.selected = i
+        panel._draw_panel(canvas)
+        name, info = panel._footer(ident)
+        assert tuning.FONT.size(name)[0] + 8 + tuning.FONT.size(info)[0] <= PANEL.w - 10, ident
+        assert ("switch" if panel.types[ident] == "bool" else "limits") in info  # (an on/off knob has no limits)
+        assert name.rstrip(".") and ident.startswith(name.rstrip("."))

@@ -116,6 +116,45 @@ def test_the_f3_panel_keeps_a_long_sign_inside_it(app):
     view = play.camera.view(1.0)
     draw_debug(canvas, play.session, 1.0, view, fps=60.0, step_ms=0.1, t_hz=60)
     text = (200, 255, 200)
-    spill = [(x, y) for x in range(4 + PANEL_W, CANVAS_W) for y in range(24, 160)
-             if canvas.get_at((x, y))[:3] == text]
-    assert not spill, f"panel text drawn outside the panel at {spill[:3]}"
+    xs = [x for x in range(CANVAS_W) for y in range(24, 270) if canvas.get_at((x, y))[:3] == text]
+    assert xs and max(xs) - min(xs) < PANEL_W - 4, "panel text drawn outside the panel"
+
+
+def test_the_f3_panel_goes_to_the_corner_away_from_the_hero_and_stays_put():
+    import pygame
+
+    from game.window.render.debug import place_box
+    region = pygame.Rect(0, 20, CANVAS_W, 250)
+    size = (PANEL_W, 76)
+    corner, rect = place_box(size, region, pygame.Rect(60, 60, 10, 14), None)  # hero top-left
+    assert corner == 3 and not rect.colliderect(pygame.Rect(60, 60, 10, 14))
+    corner, rect = place_box(size, region, pygame.Rect(200, 150, 10, 14), corner)  # wanders, not near
+    assert corner == 3
+    hero = pygame.Rect(rect.centerx, rect.centery, 10, 14)  # walks into it: it moves away
+    corner2, rect2 = place_box(size, region, hero, corner)
+    assert corner2 != 3 and not rect2.colliderect(hero)
+    for hx in range(0, CANVAS_W, 24):  # anywhere the hero is, the panel does not cover it
+        for hy in range(24, 260, 24):
+            hero = pygame.Rect(hx, hy, 10, 14)
+            _c, r = place_box(size, region, hero, None)
+            assert not r.colliderect(hero) and region.contains(r), (hx, hy)
+
+
+def test_with_f2_open_the_f3_panel_is_never_under_it(app):
+    from game.window.tuning import DERIVED, PANEL, TuningPanel
+    app.start_level(app.levels[0], fade=False)
+    play = app.scenes.current
+    tick(app, frames=2)
+    app.tuning = TuningPanel(app.feel_path or "feel.toml", app.feel)
+    app.tuning.visible = True
+    app.debug = True
+    canvas = _canvas()
+    text = (200, 255, 200)
+    for hero_x in (30.0, 250.0, 420.0):
+        play.session.player.x = play.camera.view(1.0).origin[0] + hero_x
+        play.debug_corner = None
+        canvas.fill((0, 0, 0))
+        play.draw(canvas)
+        pixels = [(x, y) for x in range(CANVAS_W) for y in range(0, 270, 2) if canvas.get_at((x, y))[:3] == text]
+        assert pixels, "the F3 panel was not drawn"
+        assert not any(PANEL.collidepoint(p) or DERIVED.collidepoint(p) for p in pixels), hero_x

@@ -419,8 +419,8 @@ def test_options_change_volumes_at_once_and_are_saved_on_leaving(app, levels):
     assert app.screen.window.get_size() == (480, 270)
     frame(app, ["right"])  # 2x
     assert app.screen.window.get_size() == (960, 540)
-    frame(app, ["down"])
-    frame(app, ["down"])
+    for _ in range(4):  # past Fullscreen and the two assist rows
+        frame(app, ["down"])
     frame(app, ["confirm"])  # Controls
     assert opts.page == "controls"
     frame(app, ["back"])
@@ -428,7 +428,8 @@ def test_options_change_volumes_at_once_and_are_saved_on_leaving(app, levels):
     settle(app)
     assert isinstance(app.scenes.current, TitleScene)
     saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
-    assert saved["options"] == {"music": 6, "effects": 9, "scale": 2, "fullscreen": False}
+    assert saved["options"] == {"music": 6, "effects": 9, "scale": 2, "fullscreen": False, "speed": 100,
+                                "invincible": False}
     b = App(_args(scale=None))
     assert b.start() is None
     try:
@@ -591,3 +592,182 @@ def test_a_map_outside_the_chain_is_an_extra_level_open_with_its_best_time(level
         assert not a.game_completed()  # finishing a draft does not finish the game
     finally:
         a.close()
+
+
+# -- menus, round 3 ---------------------------------------------------------------------------------------
+
+def test_two_presses_within_one_frame_count_twice(app):
+    app.input.begin_frame()
+    for _ in range(2):
+        key(app, pygame.K_DOWN)
+        key(app, pygame.K_DOWN, down=False)
+    assert app.input.actions == ["down", "down"]
+    app.input.begin_frame()
+    key(app, pygame.K_SPACE)  # one press bound to jump (menus: confirm) is one confirm
+    assert app.input.actions == ["confirm"]
+
+
+def test_the_title_cursor_remembers_its_place_after_options(app):
+    from game.window.scenes.options import OptionsScene
+    frame(app, ["right"])
+    frame(app, ["right"])
+    frame(app, ["confirm"])  # Options
+    settle(app)
+    assert isinstance(app.scenes.current, OptionsScene)
+    frame(app, ["back"])
+    settle(app)
+    title = app.scenes.current
+    assert isinstance(title, TitleScene) and title.menu.items[title.menu.index] == "Options"
+
+
+def test_quit_asks_first(app):
+    title = app.scenes.current
+    for _ in range(3):
+        frame(app, ["right"])
+    assert title.menu.items[title.menu.index] == "Quit"
+    frame(app, ["confirm"])
+    assert app.running and title.confirm is not None
+    canvas = pygame.Surface((480, 270))
+    title.draw(canvas)
+    frame(app, ["confirm"])  # the answer starts on No
+    assert app.running and title.confirm is None
+    frame(app, ["confirm"])
+    frame(app, ["back"])  # Esc / Back: no
+    assert app.running and title.confirm is None
+    frame(app, ["confirm"])
+    frame(app, ["right"])
+    frame(app, ["confirm"])  # Yes
+    assert not app.running
+
+
+def test_credits_sit_on_a_panel_and_never_show_a_cut_line(app):
+    from game.window.scenes import ending
+    scene = ending.EndingScene(app)
+    canvas = pygame.Surface((480, 270))
+    for t in (0.5, 3.0, 7.7, 12.3, 20.0):
+        scene.t = t
+        scene.draw(canvas)
+        y0 = ending.ROLL.bottom - scene.roll_offset
+        drawn = [round(y0 + i * 12) for i, (line, _c) in enumerate(ending.CREDITS) if line]
+        shown = [y for y in drawn if ending.ROLL.top <= y and y + 8 <= ending.ROLL.bottom]
+        assert all(ending.ROLL_PANEL.top < y and y + 8 < ending.ROLL_PANEL.bottom for y in shown)
+    from game.window import ui
+    assert all(ui.text_width(line) < ending.ROLL_PANEL.w - 8 for line, _c in ending.CREDITS)
+
+
+def test_assist_options_are_off_by_default_apply_at_once_and_show_with_the_totals(app):
+    from game.window.scenes.options import OptionsScene
+    assert app.options.speed == 100 and app.options.invincible is False
+    app.start_level(app.levels[0], fade=False)
+    play = app.scenes.current
+    tick(app, frames=30)
+    normal = play.session.steps
+    opts = OptionsScene(app, back=play)
+    app.scenes.switch(opts, fade=False)
+    opts.index = 4  # Game speed
+    for _ in range(7):
+        tick(app, ["left"])  # down to the floor: 50 %
+    assert opts.values["speed"] == 50 and app.options.speed == 50
+    tick(app, ["down"])
+    tick(app, ["confirm"])  # Invincible: on
+    assert app.options.invincible is True
+    tick(app, ["back"])
+    assert app.scenes.current is play
+    before = play.session.steps
+    tick(app, frames=30)
+    assert play.session.steps - before == pytest.approx(normal / 2, abs=2)
+    assert play.session.invincible
+    spikes = next(a for a in play.session.level.hazards)
+    p = play.session.player
+    p.teleport(spikes.x + 4, spikes.y - p.h + 4)
+    deaths = play.session.deaths
+    tick(app, frames=10)
+    assert play.session.deaths == deaths, "invincible, yet the spikes killed"
+    done = CompleteScene(app, play)
+    assert ("Assist", "50% speed, invincible") in done.rows
+    done.t = 5.0
+    done.draw(pygame.Surface((480, 270)))
+    saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
+    assert saved["options"]["speed"] == 50 and saved["options"]["invincible"] is True
+
+
+def _controls(app):
+    from game.window.scenes.options import OptionsScene
+    opts = OptionsScene(app)
+    app.scenes.switch(opts, fade=False)
+    opts.index = opts_rows().index("Controls")
+    tick(app, ["confirm"])
+    assert opts.page == "controls"
+    return opts
+
+
+def opts_rows():
+    from game.window.scenes.options import ROWS
+    return ROWS
+
+
+def _event(app, kind, **kw):
+    ev = pygame.event.Event(kind, **kw)
+    if not app.scenes.handle_event(ev):
+        app.input.handle(ev)
+
+
+def test_rebinding_a_key_swaps_a_conflict_refuses_a_reserved_key_and_saves_keeping_comments(app, levels):
+    from game.window.input import config_path
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# my own controls\n[keyboard]\njump = [\"space\", \"z\"]  # both thumbs\n")
+    from game.window.input import load_bindings
+    app.input.set_bindings(load_bindings()[0])
+    opts = _controls(app)
+    from game.window.scenes.options import ACTION_NAMES
+    jump_row = [a for a, _l in ACTION_NAMES].index("jump")
+    opts.cell = (jump_row, 0)
+    tick(app, ["confirm"])
+    assert opts.capture == ("jump", "keyboard")
+    canvas = pygame.Surface((480, 270))
+    opts.draw(canvas)
+    _event(app, pygame.KEYDOWN, key=pygame.K_x, mod=0, unicode="x")
+    assert opts.capture is None and opts.said == ("Jump: X", False)
+    assert app.input.bindings.keys["jump"][0] == pygame.K_x
+    text = path.read_text()
+    assert "# my own controls" in text and "# both thumbs" in text and 'jump = ["x", "z"]' in text
+    tick(app, ["confirm"])  # again, to A: Move left had it, and gets X instead
+    _event(app, pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a")
+    assert "swapped with Move left" in opts.said[0]
+    assert pygame.K_x in app.input.bindings.keys["left"] and pygame.K_a not in app.input.bindings.keys["left"]
+    tick(app, ["confirm"])
+    _event(app, pygame.KEYDOWN, key=pygame.K_F3, mod=0, unicode="")
+    assert opts.said[1] is True and "F3" in opts.said[0]
+    assert app.input.bindings.keys["jump"][0] == pygame.K_a
+    tick(app, ["confirm"])
+    _event(app, pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="")  # Esc cancels
+    assert opts.capture is None and "cancelled" in opts.said[0]
+    # the new key works in play at once: the input maps it
+    app.input.begin_frame()
+    _event(app, pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a")
+    assert app.input.peek_buttons().jump
+    # the pad column: B for jump (jump and confirm may share, back may not)
+    opts.cell = (jump_row, 1)
+    tick(app, ["confirm"])
+    _event(app, pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_B)
+    assert app.input.bindings.pad["jump"][0] == "b"
+    assert "gamepad" in path.read_text() and "# my own controls" in path.read_text()
+    # reset to defaults: the file keeps its comments, the actions go back
+    opts.cell = (len(ACTION_NAMES), 0)
+    tick(app, ["confirm"])
+    assert app.input.bindings.keys["jump"][0] == pygame.K_SPACE and app.input.bindings.pad["jump"] == ["a"]
+    assert "# my own controls" in path.read_text() and "jump" not in path.read_text().split("[keyboard]")[1]
+    opts.draw(canvas)
+
+
+def test_prompts_follow_the_device_in_use(app):
+    assert app.input.device == "keyboard"
+    from game.window.input import _Pad
+    app.input.pads[0] = _Pad(None, True)  # a pad plugged in
+    _event(app, pygame.CONTROLLERBUTTONDOWN, instance_id=0, button=pygame.CONTROLLER_BUTTON_A)
+    assert app.input.device == "gamepad"
+    from game.window.scenes.title import hint_line
+    assert "A jump" in hint_line(app) and "Space" not in hint_line(app)
+    key(app, pygame.K_RIGHT)
+    assert app.input.device == "keyboard" and "Space" in hint_line(app)
