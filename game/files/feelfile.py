@@ -480,8 +480,9 @@ def _replace_keep_column(table, key: str, item) -> None:
 
 
 def _item(table, key: str):
-    """The tomlkit item of ``key`` (``table[key]`` gives a plain ``bool`` for a boolean)."""
-    item = getattr(table, "item", None)
+    """The tomlkit item of ``key`` (``table[key]`` gives a plain ``bool`` for a boolean). A Table has
+    ``item()`` from tomlkit 0.13 on; before that its Container (``table.value``) has it."""
+    item = getattr(table, "item", None) or getattr(getattr(table, "value", None), "item", None)
     return item(key) if item is not None else table[key]
 
 
