@@ -87,7 +87,7 @@ _MENU_FROM = {"jump": "confirm", "pause": "pause", "back": "back", "confirm": "c
 RESERVED_KEYS = {"f2": "the feel panel", "f3": "the debug overlay", "f5": "reloading the feel",
                  "f11": "fullscreen", "f12": "screenshots", "m": "mute"}
 # a key may serve one play action and one menu action (pad A: jump and confirm), never two of one group
-GROUPS = ({"left", "right", "up", "down", "jump", "pause"}, {"confirm", "back"})
+GROUPS = ({"left", "right", "up", "down", "jump", "dash", "pause"}, {"confirm", "back"})  # (every action in one)
 
 
 class BindingsError(ValueError):
@@ -249,7 +249,7 @@ def rebind(bindings: Bindings, device: str, action: str, name: str) -> tuple[Bin
 
 
 _LABELS = {"left": "Move left", "right": "Move right", "up": "Up", "down": "Down / drop", "jump": "Jump",
-           "pause": "Pause", "confirm": "Confirm", "back": "Back"}
+           "dash": "Dash", "pause": "Pause", "confirm": "Confirm", "back": "Back"}
 
 
 def _label(action: str) -> str:

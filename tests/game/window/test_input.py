@@ -243,3 +243,17 @@ def test_the_pad_dashes_with_x_and_dash_is_rebindable(tmp_path):
     assert not inp.step_buttons().dash
     down(inp, pygame.K_c)
     assert inp.step_buttons().dash
+
+
+def test_every_action_can_be_rebound_and_swaps_within_its_group():
+    """Each action is in exactly one swap group (dash came after the groups and had none: rebinding it
+    raised StopIteration)."""
+    from game.window.input import ACTIONS, GROUPS, rebind
+
+    assert sorted(a for g in GROUPS for a in g) == sorted(ACTIONS)
+    base = Bindings.from_dict({})
+    for action in ACTIONS:
+        new, said = rebind(base, "keyboard", action, "c")
+        assert new.keys[action][0] == pygame.key.key_code("c") and said.endswith(": C")
+    new, said = rebind(base, "keyboard", "dash", "space")  # jump's key: the two swap
+    assert "swapped with Jump" in said and pygame.K_SPACE not in new.keys["jump"]

@@ -727,15 +727,16 @@ def test_rebinding_a_key_swaps_a_conflict_refuses_a_reserved_key_and_saves_keepi
     assert opts.capture == ("jump", "keyboard")
     canvas = pygame.Surface((480, 270))
     opts.draw(canvas)
-    _event(app, pygame.KEYDOWN, key=pygame.K_x, mod=0, unicode="x")
-    assert opts.capture is None and opts.said == ("Jump: X", False)
-    assert app.input.bindings.keys["jump"][0] == pygame.K_x
+    # (C is free; X is Dash's own key now, and would swap with it)
+    _event(app, pygame.KEYDOWN, key=pygame.K_c, mod=0, unicode="c")
+    assert opts.capture is None and opts.said == ("Jump: C", False)
+    assert app.input.bindings.keys["jump"][0] == pygame.K_c
     text = path.read_text()
-    assert "# my own controls" in text and "# both thumbs" in text and 'jump = ["x", "z"]' in text
-    tick(app, ["confirm"])  # again, to A: Move left had it, and gets X instead
+    assert "# my own controls" in text and "# both thumbs" in text and 'jump = ["c", "z"]' in text
+    tick(app, ["confirm"])  # again, to A: Move left had it, and gets C instead
     _event(app, pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a")
     assert "swapped with Move left" in opts.said[0]
-    assert pygame.K_x in app.input.bindings.keys["left"] and pygame.K_a not in app.input.bindings.keys["left"]
+    assert pygame.K_c in app.input.bindings.keys["left"] and pygame.K_a not in app.input.bindings.keys["left"]
     tick(app, ["confirm"])
     _event(app, pygame.KEYDOWN, key=pygame.K_F3, mod=0, unicode="")
     assert opts.said[1] is True and "F3" in opts.said[0]
