@@ -236,6 +236,17 @@ class LevelData:
     layer_order: list[str] = field(default_factory=list)  # layer names in drawing order, groups flattened
     warnings: list[str] = field(default_factory=list)  # one line each: what the loader ignored (unknown classes)
     fall_limit: float | None = None  # px: falling this far below the respawn point kills (map property)
+    world: str = "dusk"  # the map's ``world`` property: which of WORLDS it is drawn as
+
+
+# The visual worlds a map may choose with its ``world`` property (game/window/render/worlds.py draws them;
+# tools/make_art.py paints their backdrops): name -> what it looks like (docs/levels.md).
+WORLDS: dict[str, str] = {
+    "dusk": "a meadow at dusk: purple sky, setting sun, forested hills; green grass on brown earth",
+    "day": "hills by day: blue sky, clouds, bright green hills; fresh grass on warm earth",
+    "tower": "inside a tower: brick walls, tall moonlit windows, pillars and shafts of light; moss on stone",
+    "night": "a snowy summit at night: moon, stars, white peaks, snowy pines; snow on frozen rock",
+}
 
 
 # -- the table ----------------------------------------------------------------------------------------------

@@ -52,7 +52,20 @@ class Art:
         self.objects = self._objects()  # level object frames by name (render/kinds.py OBJECT_FRAMES)
         self.bg_far = _load("bg_far.png")
         self.bg_near = _load("bg_near.png")
+        self._backdrops: dict[str, tuple] = {}
         self._flip: dict[int, pygame.Surface] = {}
+
+    def backdrop(self, world: str) -> tuple:
+        """(far, near) pictures of a world's default backdrop (render/worlds.py), loaded once; dusk's (or
+        None) when the world's are missing."""
+        from .worlds import BACKDROPS
+
+        pair = self._backdrops.get(world)
+        if pair is None:
+            far, near = BACKDROPS.get(world, BACKDROPS["dusk"])
+            pair = (_load(far) or self.bg_far, _load(near) or self.bg_near)
+            self._backdrops[world] = pair
+        return pair
 
     def flipped(self, surf: pygame.Surface) -> pygame.Surface:
         key = id(surf)

@@ -8,7 +8,8 @@ follows Tiled: a layer with factor f is drawn at ``world - camera * f`` (Tiled: 
 
 The game's sprites (player, coins, platforms...) are drawn where the FIRST object layer sits in the
 file's order, so tile layers above it (foliage, "fg") cover the player. A map without image layers gets
-the default backdrop (assets/bg_far.png, bg_near.png) behind everything.
+its world's backdrop (render/worlds.py; assets/bg_far.png and bg_near.png for the default, dusk) behind
+everything. The tiles are drawn in the map's world's colours (``world`` property, render/worlds.py).
 
 Tiles can change at run time: :meth:`MapRenderer.set_tile` (or edit the pytmx layer's ``data`` and call
 :meth:`MapRenderer.invalidate`) repaints only the changed cells in the chunks already built.
@@ -24,6 +25,7 @@ import pytmx
 
 from game.files.levelkinds import KINDS
 from .tilecache import CACHE_BYTES, CHUNK, TileGroup, TileImages, fast_surface
+from .worlds import recolour_images
 
 __all__ = ["MapRenderer", "GAME_CLASSES", "object_class", "parse_color", "visible_layers", "layer_image",
            "decor_items", "draw_image_layer", "draw_backdrop"]
@@ -201,6 +203,10 @@ class MapRenderer:
         self.tmx = tmx
         self.ts = level.tile_size
         self.background = parse_color(getattr(tmx, "background_color", None)) or (92, 148, 204)
+        self.world = getattr(level, "world", "dusk") or "dusk"
+        if getattr(tmx, "images", None) and getattr(tmx, "tilefeel_world", "dusk") != self.world:
+            tmx.images = recolour_images(tmx.images, self.world)  # the world's tile variant, once per map
+            tmx.tilefeel_world = self.world
         self.tiles = TileImages(tmx, self.ts)
         self.layers: list = []
         self.groups: list[TileGroup] = []
@@ -244,8 +250,8 @@ class MapRenderer:
         self.backdrop = not has_image and self._default_backdrop is not None
         if self.backdrop:
             art = self._default_backdrop
-            self._backdrop = tuple(fast_surface(img)[0] if img is not None else None
-                                   for img in (art.bg_far, art.bg_near))
+            pair = art.backdrop(self.world) if hasattr(art, "backdrop") else (art.bg_far, art.bg_near)
+            self._backdrop = tuple(fast_surface(img)[0] if img is not None else None for img in pair)
         share = budget // max(1, len(runs))
         for i, item in enumerate(self.layers):
             if isinstance(item, tuple):
