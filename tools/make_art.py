@@ -1016,7 +1016,9 @@ def tileset_tsx(table: list, image_w: int, image_h: int) -> str:
 # Player: 16x20 frames, facing right. Collision box 10x14 bottom-centred: x 3..12, y 6..19.
 # --------------------------------------------------------------------------------------------------
 PW, PH = 16, 20
-PLAYER_ROWS = [("idle", 4), ("run", 6), ("jump", 2), ("fall", 2), ("land", 2), ("death", 4)]
+PLAYER_ROWS = [("idle", 4), ("run", 8), ("jump", 2), ("fall", 2), ("land", 2), ("death", 4), ("skid", 1),
+               ("takeoff", 1), ("wall", 2), ("dash", 2), ("walljump", 1)]
+PLAYER_COLS = 8  # the widest row (run)
 HEAD = [
     "...RRRR...",
     ".RRmmRRRR.",
@@ -1037,9 +1039,11 @@ def hero(
     arms=("down", "down"),
     eyes: str = "open",
     squash: int = 0,
-    tail: int = 0,
+    tail: int | None = None,
 ) -> np.ndarray:
-    """One player frame. legs: (dx, lift) for the back and front foot; arms: down/fwd/back/up."""
+    """One player frame. legs: (dx, lift) for the back and front foot; arms: down/fwd/back/up. ``tail``:
+    a scarf tail baked into the frame (the icon's), None for none: the game draws the scarf trailing
+    behind with the player's motion, knotted at the scarf band's left end."""
     a = canvas(PW, PH)
     hy = 3 + bob + squash
     by = 12 + bob + squash  # body top (scarf row)
@@ -1085,7 +1089,7 @@ def hero(
         [(4, 0), (3, -1), (2, -2)],
         [(4, 0), (3, 1), (3, 2)],
     ]
-    for x, dy in tails[tail]:
+    for x, dy in tails[tail] if tail is not None else ():
         a[by + dy, x + lean] = IDX["O"] if dy <= 0 else IDX["e"]
     # head
     head = ascii_art(HEAD, 10, 9, "head")
@@ -1125,39 +1129,48 @@ def burst(radius: float, size: int) -> np.ndarray:
 
 
 def draw_player() -> np.ndarray:
+    # run: contact, down, passing, up -- then the same with the other leg (back foot, front foot: dx, lift)
+    stride = [((-3, 0), (3, 0), 0, ("fwd", "back")), ((-2, 1), (2, 0), 1, ("fwd", "down")),
+              ((0, 3), (0, 0), 0, ("down", "down")), ((2, 2), (-1, 0), -1, ("back", "fwd")),
+              ((3, 0), (-3, 0), 0, ("back", "fwd")), ((2, 0), (-2, 1), 1, ("down", "fwd")),
+              ((0, 0), (0, 3), 0, ("down", "down")), ((-1, 0), (2, 2), -1, ("fwd", "back"))]
     frames = {
-        "idle": [hero(0, tail=0), hero(0, tail=0), hero(1, tail=3), hero(1, tail=3, eyes="blink")],
-        "run": [
-            hero(0, 1, ((-2, 0), (2, 0)), ("fwd", "back"), tail=1),
-            hero(-1, 1, ((-1, 1), (1, 0)), ("fwd", "down"), tail=2),
-            hero(-1, 1, ((0, 2), (0, 0)), ("down", "fwd"), tail=1),
-            hero(0, 1, ((2, 0), (-2, 0)), ("back", "fwd"), tail=2),
-            hero(-1, 1, ((1, 0), (-1, 1)), ("down", "fwd"), tail=1),
-            hero(-1, 1, ((0, 0), (0, 2)), ("fwd", "down"), tail=2),
-        ],
+        "idle": [hero(0), hero(0), hero(1), hero(1, eyes="blink")],
+        "run": [hero(bob, 1, (back, front), arms) for back, front, bob, arms in stride],
         "jump": [
-            hero(-1, 0, ((-1, 0), (1, 2)), ("down", "up"), eyes="wide", tail=3),
-            hero(-1, 0, ((-1, 1), (1, 2)), ("up", "up"), tail=3),
+            hero(-1, 0, ((-1, 0), (1, 2)), ("down", "up"), eyes="wide"),
+            hero(-1, 0, ((-1, 1), (1, 2)), ("up", "up")),
         ],
         "fall": [
-            hero(-1, 0, ((-1, 0), (1, 0)), ("up", "up"), eyes="wide", tail=2),
-            hero(-1, 0, ((-2, 0), (2, 0)), ("up", "up"), eyes="wide", tail=1),
+            hero(-1, 0, ((-1, 0), (1, 0)), ("up", "up"), eyes="wide"),
+            hero(-1, 0, ((-2, 0), (2, 0)), ("up", "up"), eyes="wide"),
         ],
         "land": [
-            hero(0, 0, ((-2, 0), (2, 0)), ("back", "down"), squash=2, tail=0),
-            hero(0, 0, ((-1, 0), (1, 0)), ("down", "down"), squash=1, tail=0),
+            hero(0, 0, ((-2, 0), (2, 0)), ("back", "down"), squash=2),
+            hero(0, 0, ((-1, 0), (1, 0)), ("down", "down"), squash=1),
         ],
         "death": [
-            hero(-1, 0, ((-1, 1), (1, 1)), ("up", "up"), eyes="hurt", tail=2),
+            hero(-1, 0, ((-1, 1), (1, 1)), ("up", "up"), eyes="hurt"),
             remap(
-                hero(-1, 0, ((-1, 1), (1, 1)), ("up", "up"), eyes="hurt", tail=2),
+                hero(-1, 0, ((-1, 1), (1, 1)), ("up", "up"), eyes="hurt"),
                 {c: "w" for c in "RrmkKOeUuCbBnsyt"} | {"o": "m"},
             ),
             burst(4, 2),
             burst(7, 1),
         ],
+        # turning: facing the new way, leaning into it, both feet braced behind, sliding
+        "skid": [hero(1, 1, ((-3, 0), (-1, 0)), ("fwd", "fwd"), eyes="wide")],
+        # the crouch of a take-off (anticipation): knees bent, arms swung back
+        "takeoff": [hero(0, 0, ((-2, 0), (2, 0)), ("back", "back"), squash=2)],
+        # against a wall on the right: a hand and a foot on it, sliding down
+        "wall": [hero(0, 1, ((-1, 1), (2, 3)), ("down", "up")), hero(1, 1, ((-1, 0), (2, 2)), ("down", "up"))],
+        # dashing: stretched forward, legs trailing
+        "dash": [hero(0, 2, ((-3, 1), (-1, 2)), ("back", "fwd"), eyes="wide"),
+                 hero(0, 2, ((-3, 2), (0, 1)), ("back", "fwd"), eyes="wide")],
+        # kicking off a wall (on the left): spread out, arms up
+        "walljump": [hero(-1, 0, ((-3, 2), (2, 1)), ("up", "up"), eyes="wide")],
     }
-    sheet = canvas(PW * 6, PH * len(PLAYER_ROWS))
+    sheet = canvas(PW * PLAYER_COLS, PH * len(PLAYER_ROWS))
     for r, (name, n) in enumerate(PLAYER_ROWS):
         assert len(frames[name]) == n, name
         for i, f in enumerate(frames[name]):
@@ -1401,7 +1414,8 @@ def walker(frame: int | None) -> np.ndarray:
         rect(a, 13, 15, 3, 1, "n")
         return a
     bob = 1 if frame % 2 else 0
-    feet = [((3, 0), (10, 0)), ((4, 1), (9, 0)), ((5, 0), (8, 0)), ((4, 0), (9, 1))][frame]
+    # a stride: feet apart, the back one lifted and swinging forward, together, the front one lifted
+    feet = [((2, 0), (11, 0)), ((5, 2), (10, 0)), ((6, 0), (8, 0)), ((3, 0), (9, 2))][frame]
     ball(a, 7.5, 10 + bob, 6.6, 5.6, "pPPm")
     a[14 + bob :, :] = 0  # a flat belly: the legs show under the dome
     rect(a, 2, 13 + bob, 12, 1, "p")
@@ -1990,11 +2004,52 @@ def draw_bg_tower_near() -> np.ndarray:
     return a
 
 
+STRIP_SCALE, STRIP_GAP = 6, 2  # px: frames scaled up, a gap (in frame px) between them
+
+
+def _strip(frames: list[np.ndarray]) -> np.ndarray:
+    """Frames side by side on a dark backing, each scaled STRIP_SCALE times (palette indices)."""
+    h = max(f.shape[0] for f in frames)
+    w = sum(f.shape[1] for f in frames) + STRIP_GAP * (len(frames) + 1)
+    a = np.full((h + 2 * STRIP_GAP, w), IDX["s"], np.uint8)
+    x = STRIP_GAP
+    for f in frames:
+        fh, fw = f.shape
+        cell = a[STRIP_GAP + h - fh : STRIP_GAP + h, x : x + fw]
+        cell[:] = np.where(f != 0, f, IDX["S"])
+        x += fw + STRIP_GAP
+    return np.kron(a, np.ones((STRIP_SCALE, STRIP_SCALE), np.uint8))
+
+
+def animation_strips() -> dict[str, np.ndarray]:
+    """docs/img's frame strips: the hero's run, its moves, and the enemies' cycles."""
+    sheet = draw_player()
+    rows = {name: [sheet[r * PH : (r + 1) * PH, i * PW : (i + 1) * PW] for i in range(n)]
+            for r, (name, n) in enumerate(PLAYER_ROWS)}
+    objs = object_frames()
+    return {
+        "anim_run.png": _strip(rows["run"]),
+        "anim_moves.png": _strip(rows["idle"][:1] + rows["skid"] + rows["takeoff"] + rows["jump"] + rows["fall"]
+                                 + rows["land"] + rows["wall"] + rows["walljump"] + rows["dash"]),
+        "anim_enemies.png": _strip(objs["walker_walk"] + [objs[f"hopper_{p}"][0] for p in
+                                                          ("idle", "crouch", "jump", "fall", "land")]
+                                   + objs["flyer_fly"] + objs["turret_right"]),
+    }
+
+
 # --------------------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=pathlib.Path, help="write everything into this directory")
+    ap.add_argument("--strips", type=pathlib.Path, metavar="DIR",
+                    help="write only the animation strips (frames side by side, scaled up) into DIR, e.g. docs/img")
     args = ap.parse_args(argv)
+    if args.strips:
+        args.strips.mkdir(parents=True, exist_ok=True)
+        for name, strip in animation_strips().items():
+            save_png(strip, args.strips / name)
+            print(f"wrote {args.strips / name}")
+        return 0
     assets = args.out or ROOT / "assets"
     tsx_path = (args.out / "tileset.tsx") if args.out else ROOT / "levels" / "tileset.tsx"
     assets.mkdir(parents=True, exist_ok=True)
@@ -2100,18 +2155,25 @@ def readme(table: list) -> str:
         f"Frames {PW}x{PH} px, one animation per row, frame i of row r at `({PW}*i, {PH}*r)`. Facing right",
         "(flip horizontally for left). The 10x14 collision box is",
         "bottom-centred: frame rect x 3..12, y 6..19",
-        "(draw the frame at `(box.x - 3, box.y - 6)`); the feet are on the frame's bottom row.",
+        "(draw the frame at `(box.x - 3, box.y - 6)`); the feet are on the frame's bottom row. The scarf's",
+        "band is drawn; its tail is not: the game draws it trailing with the motion, knotted at the band's",
+        "leftmost orange pixel.",
         "",
         "| row | y | animation | frames | suggested timing |",
         "| --- | --- | --- | --- | --- |",
     ]
     timing = {
         "idle": "160 ms each, loop",
-        "run": "80 ms each, loop",
+        "run": "70 ms each, loop (contact, down, passing, up, twice)",
         "jump": "0 rising fast, 1 near apex",
         "fall": "100 ms each, loop",
         "land": "60 ms each, once",
         "death": "90 ms each, once",
+        "skid": "while turning at speed (facing the new way)",
+        "takeoff": "the first 50 ms of a jump (anticipation)",
+        "wall": "120 ms each, loop, while sliding down a wall on the right",
+        "dash": "50 ms each, loop, while dashing",
+        "walljump": "kicking off a wall (on the left), while rising",
     }
     for r, (name, n) in enumerate(PLAYER_ROWS):
         L.append(f"| {r} | {r * PH} | {name} | {n} | {timing[name]} |")

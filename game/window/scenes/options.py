@@ -1,4 +1,5 @@
-"""Options: music and effects volume, window scale, fullscreen, and the key and pad bindings.
+"""Options: music and effects volume, window scale, fullscreen, screen shake, the assists, and the key and
+pad bindings.
 
 Reached from the title and the pause menu; changes apply at once (a volume change plays a sample) and
 are saved with the progress when leaving. The Controls page rebinds every action for keyboard and pad:
@@ -18,7 +19,7 @@ from .base import Scene
 
 __all__ = ["OptionsScene", "ROWS", "binding_rows"]
 
-ROWS = ["Music", "Effects", "Window scale", "Fullscreen", "Game speed", "Invincible", "Controls", "Back"]
+ROWS = ["Music", "Effects", "Window scale", "Fullscreen", "Screen shake", "Game speed", "Invincible", "Controls", "Back"]
 ASSIST_ROWS = ("Game speed", "Invincible")  # Celeste's Assist Mode: off by default, noted with the totals
 PANEL = pygame.Rect((CANVAS_W - 280) // 2, 30, 280, 204)
 SPEED_STEP = 10  # percent per Left/Right on Game speed
@@ -64,6 +65,7 @@ class OptionsScene(Scene):
         full = bool(getattr(screen, "fullscreen", app.options.fullscreen))
         self.values = {"music": app.options.music, "effects": app.options.effects,
                        "scale": min(app.options.scale, self.max_scale), "fullscreen": full,
+                       "shake": app.options.shake,
                        "speed": app.options.speed, "invincible": app.options.invincible}
         self.index = 0
         self.page = "options"  # or "controls"
@@ -105,7 +107,7 @@ class OptionsScene(Scene):
                 if row == "Controls":
                     self.app.play_sound("menu_confirm")
                     self.page = "controls"
-                elif row in ("Fullscreen", "Invincible"):
+                elif row in ("Fullscreen", "Screen shake", "Invincible"):
                     self.change(row, 1)
 
     # -- the controls page ------------------------------------------------------------------------------
@@ -200,6 +202,10 @@ class OptionsScene(Scene):
             v["invincible"] = not v["invincible"]
             self._apply_assists()
             app.play_sound("menu_move")
+        elif row == "Screen shake":
+            v["shake"] = not v["shake"]
+            self._apply_assists()  # at once: a paused level goes on with it
+            app.play_sound("menu_move")
         elif row == "Fullscreen":
             v["fullscreen"] = not v["fullscreen"]
             screen = getattr(app, "screen", None)
@@ -211,7 +217,7 @@ class OptionsScene(Scene):
         """Assist options take effect at once (a paused level resumes with them); saved on leaving."""
         app = self.app
         app.options = Options(**{**app.options.to_json(), "speed": self.values["speed"],
-                                 "invincible": self.values["invincible"]})
+                                 "invincible": self.values["invincible"], "shake": self.values["shake"]})
 
     def leave_options(self) -> None:
         """Save what changed and go back."""
@@ -243,6 +249,8 @@ class OptionsScene(Scene):
             return f"Auto ({auto}x)" if v["scale"] == 0 else f"{v['scale']}x"
         if row == "Fullscreen":
             return "On" if v["fullscreen"] else "Off"
+        if row == "Screen shake":
+            return "On" if v["shake"] else "Off"
         if row == "Game speed":
             return f"{v['speed']}%"
         if row == "Invincible":
@@ -264,7 +272,7 @@ class OptionsScene(Scene):
             ui.draw_text(canvas, row, (left, y), col)
             if row in ("Music", "Effects"):
                 self._bar(canvas, right - 100, y + 1, self.values[row.lower()], sel)
-            elif row in ("Window scale", "Fullscreen") + ASSIST_ROWS:
+            elif row in ("Window scale", "Fullscreen", "Screen shake") + ASSIST_ROWS:
                 text = self.value_text(row)
                 ui.draw_text(canvas, f"< {text} >" if sel else text, (right, y), col, align="right")
             elif row == "Controls":
