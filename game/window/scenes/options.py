@@ -19,7 +19,8 @@ from .base import Scene
 
 __all__ = ["OptionsScene", "ROWS", "binding_rows"]
 
-ROWS = ["Music", "Effects", "Window scale", "Fullscreen", "Screen shake", "Game speed", "Invincible", "Controls", "Back"]
+ROWS = ["Music", "Effects", "Window scale", "Fullscreen", "Screen shake", "Game speed", "Invincible", "Controls",
+        "Back"]
 ASSIST_ROWS = ("Game speed", "Invincible")  # Celeste's Assist Mode: off by default, noted with the totals
 PANEL = pygame.Rect((CANVAS_W - 280) // 2, 30, 280, 204)
 SPEED_STEP = 10  # percent per Left/Right on Game speed

@@ -1,3 +1,4 @@
+# ruff: noqa: F811  -- tests take the imported `app` fixture as an argument
 """The hero's and the enemies' motion: poses picked from the controller's state, the trailing scarf, a
 dash's afterimages, the turret's wind-up, hit-stop and screen shake (with the Options switch)."""
 
