@@ -69,3 +69,25 @@ def test_a_world_recolours_the_terrain_and_keeps_transparency():
     assert tuple(snow.get_at((0, 0))) == (255, 255, 255, 255) and snow.get_at((1, 0)).a == 0
     assert tuple(img.get_at((0, 0)))[:3] == (0x63, 0xc7, 0x4d)  # the original is left alone
     assert recolour(img, "dusk") is img and "dusk" not in TILE_COLOURS
+
+
+# -- camera zones (class `camera`): read by the table of kinds, checked like every kind ----------------------
+
+def zone(mode: str | None = "lock", shape: str = 'width="288" height="128"') -> str:
+    props = f'<properties><property name="mode" value="{mode}"/></properties>' if mode else ""
+    return ('<object id="1" name="start" type="spawn" x="40" y="112"><point/></object>'
+            f'<object id="7" name="arena" type="camera" x="16" y="0" {shape}>{props}</object>')
+
+
+def test_a_camera_zone_is_read_with_its_mode(tmp_path):
+    level = load_level(write_map(tmp_path, zone("lock")))
+    (z,) = level.cameras
+    assert (z.x, z.y, z.w, z.h, z.mode, z.name, z.id) == (16, 0, 288, 128, "lock", "arena", 7)
+    assert load_level(write_map(tmp_path, zone(None))).cameras[0].mode == "bound"  # the default
+
+
+def test_a_bad_camera_zone_is_one_line(tmp_path):
+    with pytest.raises(LevelError, match="did you mean 'lock'"):
+        load_level(write_map(tmp_path, zone("lokc")))
+    with pytest.raises(LevelError, match="camera"):
+        load_level(write_map(tmp_path, zone("bound", "").replace("></object>", "><point/></object>")))

@@ -339,8 +339,36 @@ class MapRenderer:
                 surf.fblits([(img, (sx, sy)) for x, y, img in layer.items
                              if -img.get_width() < (sx := round(x) - cam_x) < vw
                              and -img.get_height() < (sy := round(y) - cam_y) < vh])
-            elif draw_entities is not None:
-                draw_entities(surf)
+            else:
+                self._draw_below(surf, cam_x, cam_y)
+                if draw_entities is not None:
+                    draw_entities(surf)
+
+    BELOW_SHADE = (24, 20, 37)  # the dark under the map where a pit goes on down
+
+    def _draw_below(self, surf, cam_x: int, cam_y: int) -> None:
+        """Under the map's bottom edge (the camera may look a little past it): a dark fill, and the bottom
+        row of every tile layer drawn so far (at parallax 1) repeated on down, so the ground goes on and
+        a pit stays a pit."""
+        vh = surf.get_height()
+        bottom = self.level.height - cam_y
+        if bottom >= vh:
+            return
+        surf.fill(self.BELOW_SHADE, (0, bottom, surf.get_width(), vh - bottom))
+        ts, vw = self.ts, surf.get_width()
+        images = self.tiles.images
+        c0, c1 = max(0, cam_x // ts), (cam_x + vw) // ts + 1
+        for item in self.layers:
+            if isinstance(item, _Entities):
+                break
+            if not isinstance(item, TileGroup) or item.px != 1 or item.py != 1:
+                continue
+            for layer in item.layers:
+                row = layer.data[-1] if layer.data else ()
+                blits = [(images[gid], (c * ts - cam_x, y)) for c in range(c0, min(c1, len(row)))
+                         if (gid := row[c]) and 0 < gid < len(images) and images[gid] is not None
+                         for y in range(bottom, vh, ts)]
+                surf.fblits(blits)
 
     def _draw_base(self, surf, cam_x: int, cam_y: int) -> None:
         """The background colour (or the default backdrop), painted only where the first layer does not

@@ -16,13 +16,14 @@ from .. import ui
 from game.rules.profile import Options
 from ..render.canvas import CANVAS_H, CANVAS_W
 from .base import Scene
+from ..prompts import say
 
 __all__ = ["OptionsScene", "ROWS", "binding_rows"]
 
 ROWS = ["Music", "Effects", "Window scale", "Fullscreen", "Screen shake", "Game speed", "Invincible", "Controls",
         "Back"]
 ASSIST_ROWS = ("Game speed", "Invincible")  # Celeste's Assist Mode: off by default, noted with the totals
-PANEL = pygame.Rect((CANVAS_W - 280) // 2, 30, 280, 204)
+PANEL = pygame.Rect((CANVAS_W - 280) // 2, 24, 280, 214)
 SPEED_STEP = 10  # percent per Left/Right on Game speed
 CAPTURE_SECONDS = 6.0  # s the controls page waits for a new key before giving up
 ROW_H = 18
@@ -278,7 +279,8 @@ class OptionsScene(Scene):
                 ui.draw_text(canvas, f"< {text} >" if sel else text, (right, y), col, align="right")
             elif row == "Controls":
                 ui.draw_text(canvas, "keys and pad", (right, y), ui.DIM, align="right")
-        ui.draw_text(canvas, "Up/Down choose   Left/Right change   Esc back", (cx, PANEL.bottom + 8), ui.DIM,
+        ui.draw_text(canvas, say(self.app, "Arrows: choose and change   Esc: back"),
+                     (cx, PANEL.bottom + 8), ui.DIM,
                      align="center")
 
     @staticmethod
@@ -327,5 +329,5 @@ class OptionsScene(Scene):
                 ui.draw_text(canvas, line, (cx, y), ui.DIM, align="center")
                 y += ui.LINE_H
         ui.draw_text(canvas, DEV_KEYS, (cx, rect.bottom - 26), ui.DIM, align="center")
-        hint = "Esc: cancel" if self.capture else "Enter: rebind   Arrows: choose   Esc: back"
+        hint = say(self.app, "Esc: cancel" if self.capture else "Enter: rebind   Arrows: choose   Esc: back")
         ui.draw_text(canvas, hint, (cx, rect.bottom - 14), ui.DIM, align="center")

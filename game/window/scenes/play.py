@@ -25,6 +25,7 @@ from ..render.tilemap import MapRenderer
 from ..render.world import PlayerLook, draw_level_things, draw_player, spike_strips
 from game.rules.session import Session, carry_over
 from .base import Scene
+from ..prompts import say
 from game.files.catalog import LEVEL_MUSIC
 
 __all__ = ["PlayScene", "carry_over"]  # carry_over: from game.rules.session (F5)
@@ -218,6 +219,11 @@ class PlayScene(Scene):
         if message != self.msg:
             self.msg, self.msg_age = message, 0.0
         self.msg_left = 0.0
+
+    @property
+    def sign_text(self) -> str:
+        """The sign's message with its prompts for the device in use (keys, or pad buttons)."""
+        return say(self.app, self.msg or "")
 
     @property
     def message_fade(self) -> float:
@@ -437,7 +443,7 @@ class PlayScene(Scene):
                 else 1.0
             draw_banner(canvas, title, self.t, y=self.banner_y, fade=self.banner_fade)
         if overlays and self.msg:
-            draw_message(canvas, self.msg, self.msg_age, fade=self.message_fade, **self._message_place())
+            draw_message(canvas, self.sign_text, self.msg_age, fade=self.message_fade, **self._message_place())
         if app.tuning is not None:
             app.tuning.draw(canvas, view)
 
@@ -478,7 +484,7 @@ class PlayScene(Scene):
         """Canvas y where the app's notices start: under the HUD, or under the sign box when that is
         up there too (F2 panel open)."""
         if self.msg and self._panel_open():
-            return message_rect(canvas, self.msg, **self._message_place()).bottom + 3
+            return message_rect(canvas, self.sign_text, **self._message_place()).bottom + 3
         return NOTICE_TOP
 
     def notices(self) -> list[tuple[str, bool]]:
