@@ -91,3 +91,18 @@ def test_a_bad_camera_zone_is_one_line(tmp_path):
         load_level(write_map(tmp_path, zone("lokc")))
     with pytest.raises(LevelError, match="camera"):
         load_level(write_map(tmp_path, zone("bound", "").replace("></object>", "><point/></object>")))
+
+
+def test_the_air_of_a_world_is_the_same_every_time_and_empty_by_day():
+    from game.window.render.worlds import draw_ambience
+
+    def picture(world, t):
+        surf = pygame.Surface((480, 270))
+        surf.fill((0, 0, 0))
+        draw_ambience(surf, world, 100.0, 50.0, t)
+        return pygame.image.tobytes(surf, "RGB")
+
+    blank = picture("day", 0.0)
+    assert picture("night", 1.5) == picture("night", 1.5) != blank  # snow, drawn from the time alone
+    assert picture("night", 1.5) != picture("night", 2.0)  # falling
+    assert picture("dusk", 1.0) != blank and picture("tower", 1.0) != blank

@@ -4,17 +4,20 @@ A world's backdrop is two parallax pictures (``assets/bg_*``, painted by ``tools
 made by ``tools/make_levels.py`` carry them as image layers, and a map without image layers gets its
 world's pair as the default backdrop. Its tiles are the one tileset recoloured: the art is drawn in a
 fixed palette (Endesga 32), so a world is a palette swap of the terrain colours -- fresh grass by day,
-moss on stone in the tower, snow on frozen rock on the summit.
+moss on stone in the tower, snow on frozen rock on the summit. And its air: snow falling at night, motes
+drifting in the tower's light, fireflies at dusk (:func:`draw_ambience`).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pygame
 
 from game.files.levelkinds import WORLDS
 
-__all__ = ["WORLDS", "BACKDROPS", "TILE_COLOURS", "recolour", "recolour_images"]
+__all__ = ["WORLDS", "BACKDROPS", "TILE_COLOURS", "AMBIENCE", "recolour", "recolour_images", "draw_ambience"]
 
 # world -> (far picture, near picture) in assets/
 BACKDROPS: dict[str, tuple[str, str]] = {
@@ -76,3 +79,31 @@ def recolour_images(images: list, world: str) -> list:
         else:
             out.append(img)
     return out
+
+
+# world -> (count, colours, fall speed px/s, sway px, parallax, size px): what drifts in the air, in front
+AMBIENCE: dict[str, tuple[int, tuple, float, float, float, int]] = {
+    "night": (48, ((255, 255, 255), (192, 203, 220)), 22.0, 6.0, 0.9, 1),  # snow
+    "tower": (18, ((254, 231, 97), (234, 212, 170)), -4.0, 3.0, 0.7, 1),  # dust motes in the light
+    "dusk": (10, ((254, 231, 97), (99, 199, 77)), -2.0, 8.0, 0.8, 1),  # fireflies
+}
+
+
+def draw_ambience(surf: pygame.Surface, world: str, cam_x: float, cam_y: float, t: float) -> None:
+    """The world's air: snow at night, motes in the tower's light, fireflies at dusk (none by day). Each
+    speck's place is a function of the time and the camera only (nothing to step, the same every run)."""
+    spec = AMBIENCE.get(world)
+    if spec is None:
+        return
+    count, colours, fall, sway, parallax, size = spec
+    w, h = surf.get_size()
+    span_w, span_h = w + 32, h + 32
+    for i in range(count):
+        seed = (i * 2654435761) & 0xFFFFFFFF
+        x0, y0 = seed % span_w, (seed >> 12) % span_h
+        phase = (seed >> 7) % 628 / 100.0
+        x = (x0 - cam_x * parallax + sway * math.sin(t * (0.6 + (i % 5) * 0.15) + phase)) % span_w - 16
+        y = (y0 - cam_y * parallax + fall * t * (0.7 + (i % 3) * 0.2)) % span_h - 16
+        if world == "dusk" and math.sin(t * 2.2 + phase * 3) < 0.2:
+            continue  # a firefly glows now and then
+        surf.fill(colours[i % len(colours)], (round(x), round(y), size + (i % 4 == 0), size + (i % 4 == 0)))

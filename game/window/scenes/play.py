@@ -22,6 +22,7 @@ from ..render.objects import BlockTiles, draw_level_objects
 from ..render.hud import (BANNER_DURATION, BANNER_ROWS, MESSAGE_FADE, MESSAGE_HOLD, NOTICE_TOP, UI_SEE_THROUGH,
                           banner_rect, draw_banner, draw_hud, draw_message, hud_rects, message_rect)
 from ..render.tilemap import MapRenderer
+from ..render.worlds import draw_ambience
 from ..render.world import PlayerLook, draw_level_things, draw_player, spike_strips
 from game.rules.session import Session, carry_over
 from .base import Scene
@@ -418,6 +419,7 @@ class PlayScene(Scene):
             self.particles.draw(surf, *cam, self.app.art.dust)
 
         self.renderer.draw(canvas, cam[0], cam[1], self.t, things)
+        draw_ambience(canvas, self.level.world, view.x, view.y, self.t)
         if self.iris is not None:
             self._draw_iris(canvas, view)
         if self.attract:
