@@ -28,7 +28,7 @@ from .tilecache import CACHE_BYTES, CHUNK, TileGroup, TileImages, fast_surface
 from .worlds import recolour_images
 
 __all__ = ["MapRenderer", "GAME_CLASSES", "object_class", "parse_color", "visible_layers", "layer_image",
-           "decor_items", "draw_image_layer", "draw_backdrop"]
+           "decor_items", "draw_image_layer", "draw_backdrop", "draw_below"]
 
 GAME_CLASSES = {k.name for k in KINDS if not k.decor}  # tile objects the game draws itself
 BACKDROP = ((0.15, 0.08), (0.4, 0.25))  # (parallax x, parallax y) of the default bg_far and bg_near
@@ -146,6 +146,28 @@ def draw_backdrop(surf, far, near, map_height: int, cam_x: int, cam_y: int) -> N
                 surf.fill(img.get_at((0, h - 1))[:3], (0, y + h, vw, vh - y - h))
         x = -round(cam_x * fx) % w - w
         surf.fblits([(img, (xx, y)) for xx in range(x, vw, w)])
+
+
+BELOW_SHADE = (24, 20, 37)  # the dark under the map where a pit goes on down
+
+
+def draw_below(surf, map_height: int, ts: int, layers, images, cam_x: int, cam_y: int) -> None:
+    """Under the bottom edge of a map taller than the view (the camera may look a little past it,
+    ``CameraTuning.below``): a dark fill, and the bottom row of each of ``layers`` (the tile layers drawn
+    before the sprites, at parallax 1, not offset) repeated on down, so the ground goes on and a pit stays
+    a pit. A map no taller than the view is centred by the camera: nothing is drawn."""
+    vw, vh = surf.get_size()
+    bottom = map_height - cam_y
+    if bottom >= vh or map_height <= vh:
+        return
+    top = max(0, bottom)
+    surf.fill(BELOW_SHADE, (0, top, vw, vh - top))
+    c0, c1 = max(0, cam_x // ts), (cam_x + vw) // ts + 1
+    for layer in layers:
+        row = layer.data[-1] if layer.data else ()
+        surf.fblits([(images[gid], (c * ts - cam_x, y)) for c in range(c0, min(c1, len(row)))
+                     if (gid := row[c]) and 0 < gid < len(images) and images[gid] is not None
+                     for y in range(bottom, vh, ts)])
 
 
 def fill_outside(surf, color, rect: pygame.Rect) -> None:
@@ -344,31 +366,14 @@ class MapRenderer:
                 if draw_entities is not None:
                     draw_entities(surf)
 
-    BELOW_SHADE = (24, 20, 37)  # the dark under the map where a pit goes on down
-
     def _draw_below(self, surf, cam_x: int, cam_y: int) -> None:
-        """Under the map's bottom edge (the camera may look a little past it): a dark fill, and the bottom
-        row of every tile layer drawn so far (at parallax 1) repeated on down, so the ground goes on and
-        a pit stays a pit."""
-        vh = surf.get_height()
-        bottom = self.level.height - cam_y
-        if bottom >= vh:
-            return
-        surf.fill(self.BELOW_SHADE, (0, bottom, surf.get_width(), vh - bottom))
-        ts, vw = self.ts, surf.get_width()
-        images = self.tiles.images
-        c0, c1 = max(0, cam_x // ts), (cam_x + vw) // ts + 1
+        layers = []
         for item in self.layers:
             if isinstance(item, _Entities):
                 break
-            if not isinstance(item, TileGroup) or item.px != 1 or item.py != 1:
-                continue
-            for layer in item.layers:
-                row = layer.data[-1] if layer.data else ()
-                blits = [(images[gid], (c * ts - cam_x, y)) for c in range(c0, min(c1, len(row)))
-                         if (gid := row[c]) and 0 < gid < len(images) and images[gid] is not None
-                         for y in range(bottom, vh, ts)]
-                surf.fblits(blits)
+            if isinstance(item, TileGroup) and item.px == 1 and item.py == 1 and item.ox == 0 and item.oy == 0:
+                layers.extend(item.layers)
+        draw_below(surf, self.level.height, self.ts, layers, self.tiles.images, cam_x, cam_y)
 
     def _draw_base(self, surf, cam_x: int, cam_y: int) -> None:
         """The background colour (or the default backdrop), painted only where the first layer does not
