@@ -1765,6 +1765,12 @@ ff.P.!..../##################\.....e....
 """, height=30)
 
 
+# Each level's `world` map property (how it is drawn: game/files/levelkinds.py WORLDS): morning on the first
+# hills, dusk over the meadows, night inside the tower, the summit's snow under the moon.
+WORLDS = {FILES[0]: "day", FILES[1]: "day", FILES[2]: "day", FILES[3]: "dusk", FILES[4]: "dusk",
+          FILES[5]: "dusk", FILES[6]: "dusk", FILES[7]: "tower", FILES[8]: "night"}
+
+
 def levels() -> list[Level]:
     return [
         Level(FILES[0], "First Steps", FILES[1], L1, seed=11, signs=[

@@ -78,6 +78,10 @@ _HEX = {
     "A": "2ce8f5c0",
     "z": "124e89b4",
     "W": "ffffffc8",
+    # translucent light (the tower's shafts and window glow)
+    "q": "fee76126",
+    "Q": "fee76140",
+    "v": "c0cbdc30",
 }
 CHARS = "." + "".join(_HEX)
 IDX = {ch: i for i, ch in enumerate(CHARS)}
@@ -1012,7 +1016,9 @@ def tileset_tsx(table: list, image_w: int, image_h: int) -> str:
 # Player: 16x20 frames, facing right. Collision box 10x14 bottom-centred: x 3..12, y 6..19.
 # --------------------------------------------------------------------------------------------------
 PW, PH = 16, 20
-PLAYER_ROWS = [("idle", 4), ("run", 6), ("jump", 2), ("fall", 2), ("land", 2), ("death", 4)]
+PLAYER_ROWS = [("idle", 4), ("run", 8), ("jump", 2), ("fall", 2), ("land", 2), ("death", 4), ("skid", 1),
+               ("takeoff", 1), ("wall", 2), ("dash", 2), ("walljump", 1)]
+PLAYER_COLS = 8  # the widest row (run)
 HEAD = [
     "...RRRR...",
     ".RRmmRRRR.",
@@ -1033,9 +1039,11 @@ def hero(
     arms=("down", "down"),
     eyes: str = "open",
     squash: int = 0,
-    tail: int = 0,
+    tail: int | None = None,
 ) -> np.ndarray:
-    """One player frame. legs: (dx, lift) for the back and front foot; arms: down/fwd/back/up."""
+    """One player frame. legs: (dx, lift) for the back and front foot; arms: down/fwd/back/up. ``tail``:
+    a scarf tail baked into the frame (the icon's), None for none: the game draws the scarf trailing
+    behind with the player's motion, knotted at the scarf band's left end."""
     a = canvas(PW, PH)
     hy = 3 + bob + squash
     by = 12 + bob + squash  # body top (scarf row)
@@ -1081,7 +1089,7 @@ def hero(
         [(4, 0), (3, -1), (2, -2)],
         [(4, 0), (3, 1), (3, 2)],
     ]
-    for x, dy in tails[tail]:
+    for x, dy in tails[tail] if tail is not None else ():
         a[by + dy, x + lean] = IDX["O"] if dy <= 0 else IDX["e"]
     # head
     head = ascii_art(HEAD, 10, 9, "head")
@@ -1121,39 +1129,48 @@ def burst(radius: float, size: int) -> np.ndarray:
 
 
 def draw_player() -> np.ndarray:
+    # run: contact, down, passing, up -- then the same with the other leg (back foot, front foot: dx, lift)
+    stride = [((-3, 0), (3, 0), 0, ("fwd", "back")), ((-2, 1), (2, 0), 1, ("fwd", "down")),
+              ((0, 3), (0, 0), 0, ("down", "down")), ((2, 2), (-1, 0), -1, ("back", "fwd")),
+              ((3, 0), (-3, 0), 0, ("back", "fwd")), ((2, 0), (-2, 1), 1, ("down", "fwd")),
+              ((0, 0), (0, 3), 0, ("down", "down")), ((-1, 0), (2, 2), -1, ("fwd", "back"))]
     frames = {
-        "idle": [hero(0, tail=0), hero(0, tail=0), hero(1, tail=3), hero(1, tail=3, eyes="blink")],
-        "run": [
-            hero(0, 1, ((-2, 0), (2, 0)), ("fwd", "back"), tail=1),
-            hero(-1, 1, ((-1, 1), (1, 0)), ("fwd", "down"), tail=2),
-            hero(-1, 1, ((0, 2), (0, 0)), ("down", "fwd"), tail=1),
-            hero(0, 1, ((2, 0), (-2, 0)), ("back", "fwd"), tail=2),
-            hero(-1, 1, ((1, 0), (-1, 1)), ("down", "fwd"), tail=1),
-            hero(-1, 1, ((0, 0), (0, 2)), ("fwd", "down"), tail=2),
-        ],
+        "idle": [hero(0), hero(0), hero(1), hero(1, eyes="blink")],
+        "run": [hero(bob, 1, (back, front), arms) for back, front, bob, arms in stride],
         "jump": [
-            hero(-1, 0, ((-1, 0), (1, 2)), ("down", "up"), eyes="wide", tail=3),
-            hero(-1, 0, ((-1, 1), (1, 2)), ("up", "up"), tail=3),
+            hero(-1, 0, ((-1, 0), (1, 2)), ("down", "up"), eyes="wide"),
+            hero(-1, 0, ((-1, 1), (1, 2)), ("up", "up")),
         ],
         "fall": [
-            hero(-1, 0, ((-1, 0), (1, 0)), ("up", "up"), eyes="wide", tail=2),
-            hero(-1, 0, ((-2, 0), (2, 0)), ("up", "up"), eyes="wide", tail=1),
+            hero(-1, 0, ((-1, 0), (1, 0)), ("up", "up"), eyes="wide"),
+            hero(-1, 0, ((-2, 0), (2, 0)), ("up", "up"), eyes="wide"),
         ],
         "land": [
-            hero(0, 0, ((-2, 0), (2, 0)), ("back", "down"), squash=2, tail=0),
-            hero(0, 0, ((-1, 0), (1, 0)), ("down", "down"), squash=1, tail=0),
+            hero(0, 0, ((-2, 0), (2, 0)), ("back", "down"), squash=2),
+            hero(0, 0, ((-1, 0), (1, 0)), ("down", "down"), squash=1),
         ],
         "death": [
-            hero(-1, 0, ((-1, 1), (1, 1)), ("up", "up"), eyes="hurt", tail=2),
+            hero(-1, 0, ((-1, 1), (1, 1)), ("up", "up"), eyes="hurt"),
             remap(
-                hero(-1, 0, ((-1, 1), (1, 1)), ("up", "up"), eyes="hurt", tail=2),
+                hero(-1, 0, ((-1, 1), (1, 1)), ("up", "up"), eyes="hurt"),
                 {c: "w" for c in "RrmkKOeUuCbBnsyt"} | {"o": "m"},
             ),
             burst(4, 2),
             burst(7, 1),
         ],
+        # turning: facing the new way, leaning into it, both feet braced behind, sliding
+        "skid": [hero(1, 1, ((-3, 0), (-1, 0)), ("fwd", "fwd"), eyes="wide")],
+        # the crouch of a take-off (anticipation): knees bent, arms swung back
+        "takeoff": [hero(0, 0, ((-2, 0), (2, 0)), ("back", "back"), squash=2)],
+        # against a wall on the right: a hand and a foot on it, sliding down
+        "wall": [hero(0, 1, ((-1, 1), (2, 3)), ("down", "up")), hero(1, 1, ((-1, 0), (2, 2)), ("down", "up"))],
+        # dashing: stretched forward, legs trailing
+        "dash": [hero(0, 2, ((-3, 1), (-1, 2)), ("back", "fwd"), eyes="wide"),
+                 hero(0, 2, ((-3, 2), (0, 1)), ("back", "fwd"), eyes="wide")],
+        # kicking off a wall (on the left): spread out, arms up
+        "walljump": [hero(-1, 0, ((-3, 2), (2, 1)), ("up", "up"), eyes="wide")],
     }
-    sheet = canvas(PW * 6, PH * len(PLAYER_ROWS))
+    sheet = canvas(PW * PLAYER_COLS, PH * len(PLAYER_ROWS))
     for r, (name, n) in enumerate(PLAYER_ROWS):
         assert len(frames[name]) == n, name
         for i, f in enumerate(frames[name]):
@@ -1397,7 +1414,8 @@ def walker(frame: int | None) -> np.ndarray:
         rect(a, 13, 15, 3, 1, "n")
         return a
     bob = 1 if frame % 2 else 0
-    feet = [((3, 0), (10, 0)), ((4, 1), (9, 0)), ((5, 0), (8, 0)), ((4, 0), (9, 1))][frame]
+    # a stride: feet apart, the back one lifted and swinging forward, together, the front one lifted
+    feet = [((2, 0), (11, 0)), ((5, 2), (10, 0)), ((6, 0), (8, 0)), ((3, 0), (9, 2))][frame]
     ball(a, 7.5, 10 + bob, 6.6, 5.6, "pPPm")
     a[14 + bob :, :] = 0  # a flat belly: the legs show under the dome
     rect(a, 2, 13 + bob, 12, 1, "p")
@@ -1811,11 +1829,227 @@ def draw_bg_near() -> np.ndarray:
     return a
 
 
+# -- the other worlds' backdrops (game/window/render/worlds.py picks them by the map's `world`) -------------
+def _sky(H: int, W: int, bands: str, reach: float, power: float = 1.15) -> np.ndarray:
+    yy, xx = np.mgrid[0:H, 0:W]
+    t = np.clip((yy / (H * reach)) ** power, 0, 1) * (len(bands) - 1)
+    level = np.clip(np.floor(t + BAYER4[yy % 4, xx % 4] - 0.5), 0, len(bands) - 1).astype(int)
+    return np.array([IDX[c] for c in bands], np.uint8)[level]
+
+
+def _cloud(a: np.ndarray, cx: float, cy: float, size: float, ramp: str, rng) -> None:
+    W = a.shape[1]
+    for k in range(5):
+        dx = (k - 2) * size * 0.9
+        r = size * (1.0 - abs(k - 2) * 0.22)
+        for wrap in (-W, 0, W):
+            ball(a, cx + dx + wrap, cy - r * 0.35, r, r * 0.7, ramp, light=(-0.2, -0.95))
+    rect(a, int(cx - size * 2.4), int(cy), int(size * 4.8), 1, ramp[0])
+
+
+def draw_bg_day_far() -> np.ndarray:
+    """Hills by day: a clear blue sky, fat clouds, far green-blue ridges."""
+    W, H = 480, 270
+    rng = np.random.default_rng(SEED + 300)
+    a = _sky(H, W, "uUCL", 0.8, 1.4)
+    for cx, cy, size in ((70, 60, 11), (230, 38, 8), (350, 82, 13), (440, 30, 7), (150, 110, 6)):
+        _cloud(a, cx, cy, size, "lLww", rng)
+    far = 168 + _periodic_noise(W, [(2, 16), (5, 7), (11, 3), (23, 1.2)], rng)
+    near = 196 + _periodic_noise(W, [(3, 10), (7, 5), (13, 2.5)], rng)
+    for x in range(W):
+        f, n = int(far[x]), int(near[x])
+        a[f:, x] = IDX["S"]
+        a[f, x] = IDX["l"]
+        a[n:, x] = IDX["g"]
+        a[n, x] = IDX["G"]
+    return a
+
+
+def draw_bg_day_near() -> np.ndarray:
+    """Hills by day, near layer: bright rolling hills with round trees and a few fences."""
+    W, H = 480, 270
+    rng = np.random.default_rng(SEED + 301)
+    a = canvas(W, H)
+    hills = 206 + _periodic_noise(W, [(2, 12), (4, 6), (9, 2.5)], rng)
+    for x in range(W):
+        h = int(hills[x])
+        a[h:, x] = IDX["G"]
+        a[h:h + 2, x] = IDX["h"]
+        a[h + 14:, x] = IDX["g"]
+    for _ in range(18):
+        x = int(rng.integers(0, W))
+        base = int(hills[x]) + 4
+        tree = canvas(24, 48)
+        r = float(rng.uniform(6, 9))
+        rect(tree, 11, 44 - 8, 2, 12, "b")
+        ball(tree, 12, 44 - r - 6, r, r, "gGh", light=(-0.5, -0.8))
+        tree = outline(tree, "d")
+        for dx in (-W, 0, W):
+            paste(a, tree, x - 12 + dx, base - 48)
+    return a
+
+
+def draw_bg_night_far() -> np.ndarray:
+    """The snowy summit at night: deep navy, a big moon, many stars, white peaks."""
+    W, H = 480, 270
+    rng = np.random.default_rng(SEED + 400)
+    a = _sky(H, W, "onsS", 0.85, 1.3)
+    for _ in range(160):
+        x, y = int(rng.integers(0, W)), int(rng.integers(0, 150))
+        a[y, x] = IDX["l"] if rng.random() < 0.6 else (IDX["L"] if rng.random() < 0.7 else IDX["w"])
+    for x, y in ((40, 30), (190, 18), (300, 60), (430, 44), (120, 90)):
+        a[y, x - 1 : x + 2] = IDX["w"]
+        a[y - 1 : y + 2, x] = IDX["w"]
+    ball(a, 360, 62, 26, 26, "SlLLw", light=(-0.5, -0.5))  # the moon, craters
+    for cx, cy, r in ((352, 56, 4), (370, 70, 3), (362, 48, 2), (346, 72, 2)):
+        ball(a, cx, cy, r, r, "lL", light=(0.5, 0.5))
+    far = 150 + _periodic_noise(W, [(2, 22), (5, 10), (11, 5), (23, 2)], rng)
+    near = 186 + _periodic_noise(W, [(3, 14), (7, 7), (13, 3), (29, 1.2)], rng)
+    for x in range(W):
+        f, n = int(far[x]), int(near[x])
+        a[f:, x] = IDX["s"]
+        cap = max(2, int((170 - f) * 0.7))
+        a[f : f + cap, x] = np.where((np.arange(f, f + cap) + x) % 4 == 0, IDX["l"], IDX["L"])
+        a[f, x] = IDX["w"]
+        a[n:, x] = IDX["n"]
+        a[n : n + 3, x] = IDX["S"]
+        a[n, x] = IDX["l"]
+    return a
+
+
+def draw_bg_night_near() -> np.ndarray:
+    """Night, near layer: snowdrifts and snow-laden pines in silhouette."""
+    W, H = 480, 270
+    rng = np.random.default_rng(SEED + 401)
+    a = canvas(W, H)
+    hills = 204 + _periodic_noise(W, [(2, 10), (4, 6), (9, 3)], rng)
+    for x in range(W):
+        h = int(hills[x])
+        a[h:, x] = IDX["s"]
+        a[h : h + 3, x] = IDX["l"]
+        a[h, x] = IDX["L"]
+    for _ in range(30):
+        x = int(rng.integers(0, W))
+        base = int(hills[x]) + 3
+        tree = canvas(24, 48)
+        h = int(rng.integers(18, 36))
+        for y in range(h):
+            half = (y / h) * 8 * (0.75 + 0.25 * ((y % 6) / 5))
+            rect(tree, int(12 - half), 48 - 4 - h + y, max(1, int(2 * half)), 1, "n")
+            if y % 6 == 0 and y > 2:  # snow on each tier
+                rect(tree, int(12 - half), 48 - 4 - h + y, max(1, int(2 * half)), 1, "L")
+        rect(tree, 11, 44, 2, 4, "o")
+        for dx in (-W, 0, W):
+            paste(a, tree, x - 12 + dx, base - 48)
+    return a
+
+
+def draw_bg_tower_far() -> np.ndarray:
+    """Inside the tower (a tall climb): a far wall of dark bricks with tall arched windows of moonlit
+    sky, tileable both ways (the layer repeats up the whole shaft)."""
+    W, H = 480, 270
+    a = canvas(W, H)
+    a[:, :] = IDX["o"]
+    for y in range(H):  # bricks: 12x6, offset every other course
+        for x in range(W):
+            off = 6 if (y // 6) % 2 else 0
+            if y % 6 == 5 or (x + off) % 12 == 11:
+                continue
+            a[y, x] = IDX["n"] if (x // 12 + y // 6 * 7) % 5 else IDX["s"]
+    for wx in (60, 220, 380):  # windows: 40 wide, an arch on top, bars, the night outside
+        top, bottom = 40, 200
+        win = canvas(44, bottom - top + 24)
+        ball(win, 22, 22, 20, 20, "n")
+        rect(win, 2, 22, 40, bottom - top, "n")
+        inside = win != 0
+        sky = _sky(win.shape[0], 44, "nsS", 1.0)
+        win[inside] = sky[inside]
+        for sx, sy in ((10, 30), (30, 60), (16, 90), (26, 130), (8, 150)):
+            win[sy, sx] = IDX["L"]
+        win = outline(win, "p")
+        win[:, 21:23][inside[:, 21:23]] = IDX["o"]  # mullion
+        for by in range(40, win.shape[0], 36):
+            win[by, :][inside[by, :]] = IDX["o"]
+        win = outline(win, "S")
+        paste(a, win, wx - 22, top - 22)
+        rect(a, wx - 26, bottom + 2, 52, 4, "S")  # the sill
+        rect(a, wx - 26, bottom + 2, 52, 1, "l")
+    return a
+
+
+def draw_bg_tower_near() -> np.ndarray:
+    """Inside the tower, near layer: stone pillars with beams between them and shafts of moonlight
+    falling from the windows (translucent), tileable both ways."""
+    W, H = 480, 270
+    a = canvas(W, H)
+    yy, xx = np.mgrid[0:H, 0:W]
+    for wx in (60, 220, 380):  # light shafts: slanted bands under each far window, soft edges
+        d = (xx - wx - yy * 160 / H) % W  # one window spacing per picture height: it tiles up and down
+        d = np.minimum(d, W - d)
+        a[(d < 26) & (a == 0)] = IDX["q"]
+        a[(d < 14)] = IDX["Q"]
+    for px in (140, 300, 460):  # pillars: dark, a dim lit left edge, a carved band every 54 px
+        rect(a, px - 12, 0, 24, H, "n")
+        rect(a, px - 12, 0, 2, H, "s")
+        rect(a, px + 10, 0, 2, H, "o")
+        for by in range(0, H, 54):
+            rect(a, px - 13, by, 26, 4, "s")
+            rect(a, px - 13, by + 3, 26, 1, "o")
+    for cx in (60, 220, 380):  # chains hanging in the shafts: links every 6 px, never a ledge to stand on
+        for y in range(0, H, 6):
+            a[y : y + 4, cx - 1] = IDX["s"]
+            a[y : y + 4, cx + 1] = IDX["s"]
+            a[y, cx] = a[y + 3, cx] = IDX["s"]
+            a[y + 4 : y + 6, cx] = IDX["S"]
+    return a
+
+
+STRIP_SCALE, STRIP_GAP = 6, 2  # px: frames scaled up, a gap (in frame px) between them
+
+
+def _strip(frames: list[np.ndarray]) -> np.ndarray:
+    """Frames side by side on a dark backing, each scaled STRIP_SCALE times (palette indices)."""
+    h = max(f.shape[0] for f in frames)
+    w = sum(f.shape[1] for f in frames) + STRIP_GAP * (len(frames) + 1)
+    a = np.full((h + 2 * STRIP_GAP, w), IDX["s"], np.uint8)
+    x = STRIP_GAP
+    for f in frames:
+        fh, fw = f.shape
+        cell = a[STRIP_GAP + h - fh : STRIP_GAP + h, x : x + fw]
+        cell[:] = np.where(f != 0, f, IDX["S"])
+        x += fw + STRIP_GAP
+    return np.kron(a, np.ones((STRIP_SCALE, STRIP_SCALE), np.uint8))
+
+
+def animation_strips() -> dict[str, np.ndarray]:
+    """docs/img's frame strips: the hero's run, its moves, and the enemies' cycles."""
+    sheet = draw_player()
+    rows = {name: [sheet[r * PH : (r + 1) * PH, i * PW : (i + 1) * PW] for i in range(n)]
+            for r, (name, n) in enumerate(PLAYER_ROWS)}
+    objs = object_frames()
+    return {
+        "anim_run.png": _strip(rows["run"]),
+        "anim_moves.png": _strip(rows["idle"][:1] + rows["skid"] + rows["takeoff"] + rows["jump"] + rows["fall"]
+                                 + rows["land"] + rows["wall"] + rows["walljump"] + rows["dash"]),
+        "anim_enemies.png": _strip(objs["walker_walk"] + [objs[f"hopper_{p}"][0] for p in
+                                                          ("idle", "crouch", "jump", "fall", "land")]
+                                   + objs["flyer_fly"] + objs["turret_right"]),
+    }
+
+
 # --------------------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=pathlib.Path, help="write everything into this directory")
+    ap.add_argument("--strips", type=pathlib.Path, metavar="DIR",
+                    help="write only the animation strips (frames side by side, scaled up) into DIR, e.g. docs/img")
     args = ap.parse_args(argv)
+    if args.strips:
+        args.strips.mkdir(parents=True, exist_ok=True)
+        for name, strip in animation_strips().items():
+            save_png(strip, args.strips / name)
+            print(f"wrote {args.strips / name}")
+        return 0
     assets = args.out or ROOT / "assets"
     tsx_path = (args.out / "tileset.tsx") if args.out else ROOT / "levels" / "tileset.tsx"
     assets.mkdir(parents=True, exist_ok=True)
@@ -1838,6 +2072,12 @@ EXTRA_SHEETS: dict = {
     "objects.png": draw_objects,
     "bg_far.png": draw_bg_far,
     "bg_near.png": draw_bg_near,
+    "bg_day_far.png": draw_bg_day_far,
+    "bg_day_near.png": draw_bg_day_near,
+    "bg_night_far.png": draw_bg_night_far,
+    "bg_night_near.png": draw_bg_night_near,
+    "bg_tower_far.png": draw_bg_tower_far,
+    "bg_tower_near.png": draw_bg_tower_near,
     "icon.png": draw_icon,
 }
 
@@ -1915,18 +2155,25 @@ def readme(table: list) -> str:
         f"Frames {PW}x{PH} px, one animation per row, frame i of row r at `({PW}*i, {PH}*r)`. Facing right",
         "(flip horizontally for left). The 10x14 collision box is",
         "bottom-centred: frame rect x 3..12, y 6..19",
-        "(draw the frame at `(box.x - 3, box.y - 6)`); the feet are on the frame's bottom row.",
+        "(draw the frame at `(box.x - 3, box.y - 6)`); the feet are on the frame's bottom row. The scarf's",
+        "band is drawn; its tail is not: the game draws it trailing with the motion, knotted at the band's",
+        "leftmost orange pixel.",
         "",
         "| row | y | animation | frames | suggested timing |",
         "| --- | --- | --- | --- | --- |",
     ]
     timing = {
         "idle": "160 ms each, loop",
-        "run": "80 ms each, loop",
+        "run": "70 ms each, loop (contact, down, passing, up, twice)",
         "jump": "0 rising fast, 1 near apex",
         "fall": "100 ms each, loop",
         "land": "60 ms each, once",
         "death": "90 ms each, once",
+        "skid": "while turning at speed (facing the new way)",
+        "takeoff": "the first 50 ms of a jump (anticipation)",
+        "wall": "120 ms each, loop, while sliding down a wall on the right",
+        "dash": "50 ms each, loop, while dashing",
+        "walljump": "kicking off a wall (on the left), while rising",
     }
     for r, (name, n) in enumerate(PLAYER_ROWS):
         L.append(f"| {r} | {r * PH} | {name} | {n} | {timing[name]} |")
@@ -1976,6 +2223,10 @@ def readme(table: list) -> str:
         "  bottom (or to the map bottom). Top colour `#262b44`: use it as the map background colour.",
         "- `bg_near.png` 480x270, transparent above the hills: forested hills (hill tops around y 200-225).",
         "  Tiles horizontally; parallax factor about 0.4-0.5.",
+        "- `bg_day_far.png`, `bg_day_near.png`: the `day` world (blue sky, clouds, bright hills and round trees).",
+        "- `bg_night_far.png`, `bg_night_near.png`: the `night` world (moon, stars, snowy peaks, snowy pines).",
+        "- `bg_tower_far.png`, `bg_tower_near.png`: the `tower` world, tileable both ways: a brick wall with",
+        "  tall moonlit windows (far, opaque); pillars, chains and translucent shafts of light (near).",
         "- `icon.png` 32x32: the window icon.",
         "",
     ]

@@ -167,10 +167,21 @@ class Level:
     springs: list[float] = field(default_factory=list)  # launch apex in tiles, one per s, or none: 64 px
     music: str | None = None  # the map's `music` property (None: the game's default for its place)
     fall_limit: float | None = None  # px, the map's `fall_limit` property (a tall level's kill pit)
+    world: str | None = None  # the map's `world` property (None: level_maps.WORLDS, else dusk)
     seed: int = 1
     decor: float = 0.35  # share of free grass tops that get a plant/rock
     route: list[tuple[float, float]] = field(default_factory=list)  # tools/find_replay.py waypoints (tiles)
     routes: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # per preset, when different
+
+
+# world -> (far backdrop, near backdrop, map background colour, pictures repeat vertically): the image
+# layers tools/make_art.py paints for each of game/files/levelkinds.py's WORLDS
+WORLD_LAYERS = {
+    "dusk": ("bg_far.png", "bg_near.png", "#262b44", False),
+    "day": ("bg_day_far.png", "bg_day_near.png", "#124e89", False),
+    "tower": ("bg_tower_far.png", "bg_tower_near.png", "#181425", True),
+    "night": ("bg_night_far.png", "bg_night_near.png", "#181425", False),
+}
 
 
 def _block(text: str, what: str) -> list[str]:
@@ -354,6 +365,8 @@ def build_tiles(level: Level, grid: Grid) -> tuple[list[list[int]], list[list[in
                 else:
                     x = rng.random()
                     bg[r][c] = BG_WINDOW if x < 0.07 else BG_COLUMN if x < 0.12 else BG_BRICK
+            if level.world == "tower":  # the tower's own backdrop (its inner wall, windows, light) shows
+                bg[r][c] = -1
 
     # foreground decoration from the layout
     for r in range(H):
@@ -649,7 +662,7 @@ def write_tmx(level: Level) -> str:
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n']
     out.append(f'<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" '
                f'width="{W}" height="{H}" tilewidth="{TS}" tileheight="{TS}" infinite="0" '
-               f'backgroundcolor="#262b44" nextlayerid="9" nextobjectid="{next_id}">\n')
+               f'backgroundcolor="{WORLD_LAYERS[level.world or "dusk"][2]}" nextlayerid="9" nextobjectid="{next_id}">\n')
     props = [("title", "string", level.title)]
     if level.next:
         props.append(("next", "file", level.next))
@@ -657,17 +670,22 @@ def write_tmx(level: Level) -> str:
         props.append(("music", "string", level.music))
     if level.fall_limit:
         props.append(("fall_limit", "float", level.fall_limit))
+    world = level.world or "dusk"
+    props.append(("world", "string", world))
     out.append(prop_xml(props, " "))
     out.append(' <tileset firstgid="1" source="tileset.tsx"/>\n')
     if any(t >= COVER for row in fg for t in row):
         out.append(f' <tileset firstgid="{COVER + 1}" source="cover.tsx"/>\n')
-    # parallax backgrounds: the image's bottom meets the view's bottom when the camera is at the map bottom
+    # parallax backgrounds: the image's bottom meets the view's bottom when the camera is at the map bottom;
+    # the tower's pictures repeat up and down (a tall shaft)
+    far, near, _colour, tall = WORLD_LAYERS[world]
+    rep = ' repeaty="1"' if tall else ""
     out.append(f' <imagelayer id="1" name="sky" offsety="{_num(round(max_y * 0.1))}" parallaxx="0.15" '
-               f'parallaxy="0.1" repeatx="1">\n'
-               f'  <image source="../assets/bg_far.png" width="480" height="270"/>\n </imagelayer>\n')
+               f'parallaxy="{"0.2" if tall else "0.1"}" repeatx="1"{rep}>\n'
+               f'  <image source="../assets/{far}" width="480" height="270"/>\n </imagelayer>\n')
     out.append(f' <imagelayer id="2" name="hills" offsety="{_num(round(max_y * 0.3))}" parallaxx="0.45" '
-               f'parallaxy="0.3" repeatx="1">\n'
-               f'  <image source="../assets/bg_near.png" width="480" height="270"/>\n </imagelayer>\n')
+               f'parallaxy="{"0.5" if tall else "0.3"}" repeatx="1"{rep}>\n'
+               f'  <image source="../assets/{near}" width="480" height="270"/>\n </imagelayer>\n')
     for lid, name, data in ((3, "background", bg), (4, "terrain", terrain), (8, "props", behind)):
         out.append(f' <layer id="{lid}" name="{name}" width="{W}" height="{H}">\n'
                    f'  <data encoding="csv">\n{_csv(data)}\n</data>\n </layer>\n')
@@ -721,7 +739,11 @@ def levels() -> list[Level]:
         sys.path.insert(0, here)
     import level_maps
 
-    return level_maps.levels()
+    out = level_maps.levels()
+    for lv in out:
+        if lv.world is None:
+            lv.world = getattr(level_maps, "WORLDS", {}).get(lv.file, "dusk")
+    return out
 
 
 def main(argv=None) -> int:

@@ -33,6 +33,7 @@ from .levelkinds import (
     KIND_BY_NAME,
     KINDS,
     LIMITS,
+    WORLDS,
     Area,
     BreakableSpec,
     CrumbleSpec,
@@ -1018,10 +1019,14 @@ class _Loader:
         nxt = self.get(map_props, "next", ("string", "file"), "map property", default="") or None
         fall = (self.number(map_props, "fall_limit", "map property", 0.0, "px", 0.0, float(height), lo_open=True)
                 if "fall_limit" in map_props else None)
+        world = self.get(map_props, "world", ("string",), "map property", default="dusk") or "dusk"
+        if world not in WORLDS:
+            self.problem("map property", f"world {shown(world)} is not a world{_suggest(world, WORLDS)}")
+            world = "dusk"
         level = LevelData(
             path=self.path, name=self.path.name, title=title, next=nxt, tile_size=tile_size,
             cols=cols, rows=rows, width=width, height=height, grid=None, spawn=(0.0, 0.0),
-            layer_order=layer_order, fall_limit=fall,
+            layer_order=layer_order, fall_limit=fall, world=world,
         )
         for kind in KINDS:
             for obj in buckets[kind.name]:

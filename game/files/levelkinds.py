@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-__all__ = ["PLAYER_BOX",
+__all__ = ["CameraZone", "PLAYER_BOX",
     "Limits", "LIMITS", "Area", "PlatformSpec", "EnemySpec", "TurretSpec", "SpringSpec", "CrumbleSpec",
     "BreakableSpec", "VineSpec", "LevelData", "Prop", "Kind", "KINDS", "KIND_BY_NAME", "ENEMY_SIZE",
     "DIRECTIONS", "docs_section", "tiled_property_types",
@@ -207,6 +207,19 @@ class VineSpec:
     length: float  # px, from the top to the free end
 
 
+class CameraZone(NamedTuple):
+    """A camera zone (class ``camera``): while the player's centre is inside, the view stays within the
+    rectangle (``bound``) or is held centred on it (``lock``), as Celeste's rooms do."""
+
+    x: float  # px, top-left
+    y: float
+    w: float  # px
+    h: float
+    mode: str  # "bound" or "lock"
+    name: str
+    id: int
+
+
 @dataclass
 class LevelData:
     path: Path
@@ -236,6 +249,18 @@ class LevelData:
     layer_order: list[str] = field(default_factory=list)  # layer names in drawing order, groups flattened
     warnings: list[str] = field(default_factory=list)  # one line each: what the loader ignored (unknown classes)
     fall_limit: float | None = None  # px: falling this far below the respawn point kills (map property)
+    world: str = "dusk"  # the map's ``world`` property: which of WORLDS it is drawn as
+    cameras: list[CameraZone] = field(default_factory=list)  # camera zones, in the map's order
+
+
+# The visual worlds a map may choose with its ``world`` property (game/window/render/worlds.py draws them;
+# tools/make_art.py paints their backdrops): name -> what it looks like (docs/levels.md).
+WORLDS: dict[str, str] = {
+    "dusk": "a meadow at dusk: purple sky, setting sun, forested hills; green grass on brown earth",
+    "day": "hills by day: blue sky, clouds, bright green hills; fresh grass on warm earth",
+    "tower": "inside a tower: brick walls, tall moonlit windows, pillars and shafts of light; moss on stone",
+    "night": "a snowy summit at night: moon, stars, white peaks, snowy pines; snow on frozen rock",
+}
 
 
 # -- the table ----------------------------------------------------------------------------------------------
@@ -363,6 +388,10 @@ def _breakable(o: Obj) -> BreakableSpec:
     return BreakableSpec(o.id, o.name, o.x, o.y, o.w, o.h, o["coin"], o.layer, o.cells)
 
 
+def _camera(o: Obj) -> CameraZone:
+    return CameraZone(o.x, o.y, o.w, o.h, o["mode"], o.name, o.id)
+
+
 def _vine(o: Obj) -> VineSpec:
     return VineSpec(o.id, o.name, o.x, o.y, o["length"])
 
@@ -484,6 +513,16 @@ KINDS: tuple[Kind, ...] = (
          "a rope of `length` px hanging from the point (its top), swaying, brushed aside by the player",
          (_prop("length", "float", 48.0, "from the top to the free end", "px", 0.0, 1024.0, lo_open=True),),
          _vine, most="vines"),
+    Kind("camera", "cameras", RECT, "#ff5a6988",
+         "a camera zone (a room): while the player's centre is inside the rectangle, the view stays within "
+         "it (`bound`: it still follows the player, stopping at the zone's edges, as Celeste's rooms do) or "
+         "is held centred on it (`lock`: a fixed screen, an arena). The view eases into a zone and out of "
+         "it; where zones overlap, the first one in the map's order wins. A side of the zone smaller than "
+         "the view (480 x 270 px) centres the view on it along that side. The map's edges still bound the "
+         "view (which may look 48 px past the bottom edge, where the ground goes on)",
+         (_prop("mode", "string", "bound", "`bound`: keep the view inside; `lock`: hold it centred on the "
+                "zone", choices=("bound", "lock")),),
+         _camera),
 )
 
 KIND_BY_NAME = {k.name: k for k in KINDS}

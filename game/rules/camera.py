@@ -14,7 +14,15 @@ keeps a steady screen pixel (rounding the body and the camera separately makes i
 * Vertical: while standing, the camera settles so the ground sits a little below the middle (platform
   snapping; the ground at ~58 % of the view's height, so more of what is ahead and below shows than
   sky); in the air it only follows when the player leaves a tall dead zone, looks down while falling
-  and up while rising fast (a shaft shows the ledge above before the player reaches it).
+  below the ground it last stood on (a drop or a shaft; not the way down of a hop) and up while rising
+  fast (a shaft shows the ledge above before the player reaches it).
+* Below the map: the view may reach ``below`` px past the map's bottom edge (the window draws the bottom
+  row of tiles on down), so a level whose floor is near the bottom still frames it at ~58 %, showing
+  what is ahead instead of sky. The top, left and right edges bound the view (``sky`` opens the top).
+* Camera zones (the map's ``camera`` rectangles, :class:`~game.files.levelkinds.CameraZone`): while the
+  player's centre is inside one, the view's goal is kept inside it (``bound``) or on its centre
+  (``lock``); the view eases there with the usual follow, so entering a room glides instead of cutting.
+  A respawn or a level start inside a zone snaps straight to where the zone wants the view.
 * ``shake(px)``: a short decaying jolt (deaths).
 """
 
@@ -76,20 +84,26 @@ class CameraTuning:
     ground_bias: float = 14.0  # px: while standing, the player sits this far below the view centre (feet at ~58 %)
     fall_look: float = 48.0  # px looked ahead downward at full falling speed
     fall_speed: float = 300.0  # px/s at which fall_look is reached
+    fall_below: float = 20.0  # px below the last ground stood on before falling looks down (a hop does not)
     rise_look: float = 24.0  # px looked ahead upward while rising fast (shafts: see the ledge coming)
     sky: float = 0.0  # px the view may rise above the map's top edge (open sky; the title's demo uses it)
+    below: float = 48.0  # px the view may reach below the map's bottom edge (the floor framed at ~58 %)
 
 
 class Camera:
-    def __init__(self, view_w: int, view_h: int, map_w: int, map_h: int, tuning: CameraTuning | None = None):
+    def __init__(self, view_w: int, view_h: int, map_w: int, map_h: int, tuning: CameraTuning | None = None,
+                 zones=()):
+        """``zones``: camera zones (records with x, y, w, h and mode ``"bound"`` or ``"lock"``), first wins."""
         self.view_w, self.view_h = view_w, view_h
         self.map_w, self.map_h = map_w, map_h
         self.t = tuning or CameraTuning()
+        self.zones = tuple(zones)
         self.x = self.y = 0.0  # top-left of the view, map px
         self.prev_x = self.prev_y = 0.0
         self.look = 0.0  # px, the look-ahead now
         self.lead = 0.0  # px, the lag compensation now
         self.step_x = 0.0  # px the view moved right in the last step
+        self.ground_y = 0.0  # px, the player's centre when it last stood (falling past it looks down)
         self._shake = 0.0
         self._shake_t = 0.0
 
@@ -97,7 +111,9 @@ class Camera:
     def snap(self, cx: float, cy: float) -> None:
         """Jump straight to the player (level start, respawn): no smoothing, no smear."""
         self.look = self.lead = self.step_x = 0.0
-        self.x, self.y = self._clamp(cx - self.view_w / 2, cy - self.view_h / 2 - self.t.ground_bias)
+        self.ground_y = cy
+        x, y = self._in_zone(cx, cy, cx - self.view_w / 2, cy - self.view_h / 2 - self.t.ground_bias)
+        self.x, self.y = self._clamp(x, y)
         self.prev_x, self.prev_y = self.x, self.y
 
     def update(self, dt: float, cx: float, cy: float, vx: float = 0.0, vy: float = 0.0,
@@ -121,6 +137,7 @@ class Camera:
 
         mid_y = self.y + self.view_h / 2
         if on_ground:
+            self.ground_y = cy
             goal_y = cy - t.ground_bias
         else:
             goal_y = mid_y
@@ -128,10 +145,13 @@ class Camera:
                 goal_y = cy + t.dead_up
             elif cy > mid_y + t.dead_down:
                 goal_y = cy - t.dead_down
-            if vy > 0:
+            if vy > 0 and cy > self.ground_y + t.fall_below:  # a drop, not the way down of a hop
                 goal_y += t.fall_look * min(1.0, vy / t.fall_speed)
             elif vy < 0:
                 goal_y -= t.rise_look * min(1.0, -vy / t.fall_speed)
+        if self.zones:  # a zone holds the goal (the view's centre) inside it: the follow eases the view there
+            zx, zy = self._in_zone(cx, cy, goal_x - self.view_w / 2, goal_y - self.view_h / 2)
+            goal_x, goal_y = zx + self.view_w / 2, zy + self.view_h / 2
         ky = 1.0 - math.exp(-(t.follow_y * (2.5 if vy > t.fall_speed * 0.8 else 1.0)) * dt)
         # the step is eased too (a first-order follow would start and stop dead at the dead zone's edge)
         self.step_x += ((goal_x - mid_x) * kx - self.step_x) * (1.0 - math.exp(-t.ease_x * dt))
@@ -142,7 +162,7 @@ class Camera:
         if self._shake_t > 0:
             self._shake_t = max(0.0, self._shake_t - dt)
 
-    STATE = ("x", "y", "prev_x", "prev_y", "look", "lead", "step_x")  # what a step changes (shake aside)
+    STATE = ("x", "y", "prev_x", "prev_y", "look", "lead", "step_x", "ground_y")  # what a step changes (shake aside)
 
     def state(self) -> tuple:
         return tuple(getattr(self, name) for name in self.STATE)
@@ -166,6 +186,29 @@ class Camera:
         self._shake, self._shake_t = amount, duration
         self._shake_len = duration
 
+    def zone_at(self, cx: float, cy: float):
+        """The camera zone the point (the player's centre) is in, or None (the first listed wins)."""
+        for z in self.zones:
+            if z.x <= cx < z.x + z.w and z.y <= cy < z.y + z.h:
+                return z
+        return None
+
+    def _in_zone(self, cx: float, cy: float, x: float, y: float) -> tuple[float, float]:
+        """The view's top-left (x, y) as the zone around (cx, cy) wants it: unchanged outside zones."""
+        z = self.zone_at(cx, cy)
+        if z is None:
+            return x, y
+        vw, vh = self.view_w, self.view_h
+        if z.mode == "lock" or z.w <= vw:
+            x = z.x + (z.w - vw) / 2
+        else:
+            x = min(max(x, z.x), z.x + z.w - vw)
+        if z.mode == "lock" or z.h <= vh:
+            y = z.y + (z.h - vh) / 2
+        else:
+            y = min(max(y, z.y), z.y + z.h - vh)
+        return x, y
+
     def _clamp(self, x: float, y: float) -> tuple[float, float]:
         if self.map_w <= self.view_w:
             x = (self.map_w - self.view_w) / 2
@@ -174,7 +217,7 @@ class Camera:
         if self.map_h <= self.view_h:
             y = (self.map_h - self.view_h) / 2
         else:
-            y = min(max(y, -self.t.sky), self.map_h - self.view_h)
+            y = min(max(y, -self.t.sky), self.map_h - self.view_h + self.t.below)
         return x, y
 
     # -- drawing --------------------------------------------------------------------------------------

@@ -87,6 +87,7 @@ class Options(_Section):
     effects: int = _field(8, 0, 10, "sound effects volume in tenths")
     scale: int = _field(0, 0, MAX_SCALE, "window scale; 0 picks the largest that fits the screen")
     fullscreen: bool = _field(False, doc="start in fullscreen")
+    shake: bool = _field(True, doc="the screen shakes on stomps, breaks and deaths")
     speed: int = _field(100, 50, 100, "assist: game speed in percent (100 = normal)")
     invincible: bool = _field(False, doc="assist: spikes, enemies and bullets do no harm (pits still do)")
 

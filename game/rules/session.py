@@ -26,10 +26,10 @@ Rules (one fixed step each call):
   respawn what the player destroyed stays destroyed (stomped enemies, broken blocks, their coins) and
   what moves starts over (living enemies at their start, no bullets, fallen crumbles back).
 - The view: the session keeps the camera the window draws with (``camera``: ``VIEW_W`` x ``VIEW_H`` px,
-  default tuning), updated once a step from the player like the window's, snapped to the player at the
-  start and on a respawn, so headless runs and replays see what a player sees. A turret fires only while
-  its box is on screen or within ``TURRET_WAKE`` px of it: every bullet comes from a gun the player
-  could see.
+  default tuning, the map's camera zones), updated once a step from the player like the window's,
+  snapped to the player at the start and on a respawn, so headless runs and replays see what a player
+  sees. A turret fires only while its box is on screen or within ``TURRET_WAKE`` px of it: every bullet
+  comes from a gun the player could see.
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
 - When several things happen in one step they are handled in this order: stomps, springs, crumbles,
   breaks (with their coins), checkpoints, coins, trigger enter/exit, goal, death (``hit`` first when an
@@ -115,7 +115,7 @@ class Session:
             Character(sx - PLAYER_W / 2.0, sy - PLAYER_H, PLAYER_W, PLAYER_H, name="player", group=HERO,
                       touches=ENEMY | SHOT))
         self.world.settle(self.player)  # a spawn drawn a little into or above the floor still stands
-        self.camera = Camera(VIEW_W, VIEW_H, level.width, level.height)
+        self.camera = Camera(VIEW_W, VIEW_H, level.width, level.height, zones=level.cameras)
         self._snap_camera()
         self.enemies = Enemies(self.world, level)
         self.hazards = Hazards(self.world, level)

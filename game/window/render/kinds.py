@@ -121,11 +121,27 @@ def draw_enemy(surf, art, view, look: EnemyLook) -> None:
     blit_frame(surf, img, view, look.x + look.w / 2, y, anchor)
 
 
+AIM = {"right": (1, 0), "left": (-1, 0), "up": (0, -1), "down": (0, 1)}
+WINDUP = 0.4  # s before a shot that a turret shows it is about to fire: its muzzle glows, growing
+WINDUP_GLOW = ((24, 20, 37), (228, 59, 68), (254, 174, 52), (255, 246, 214))  # rim, outer, middle, core
+
+
 def draw_turret(surf, art, view, x: float, y: float, w: float, h: float, direction: str,
-                since_shot: float = -1.0) -> None:
-    """A turret's box; ``since_shot``: s since it last fired (the flash shows for FLASH_TIME), < 0: never."""
+                since_shot: float = -1.0, until_shot: float = -1.0) -> None:
+    """A turret's box; ``since_shot``: s since it last fired (the flash shows for FLASH_TIME), < 0: never;
+    ``until_shot``: s until its next shot (in the last WINDUP s the muzzle charges up), < 0: unknown."""
     firing = 0.0 <= since_shot < FLASH_TIME
-    blit_frame(surf, frame(art, f"turret_{direction}", 1 if firing else 0), view, x + w / 2, y + h / 2, "centre")
+    cx, cy = x + w / 2, y + h / 2
+    blit_frame(surf, frame(art, f"turret_{direction}", 1 if firing else 0), view, cx, cy, "centre")
+    if 0.0 <= until_shot < WINDUP and not firing:
+        k = 1.0 - until_shot / WINDUP  # 0 .. 1 as the shot nears
+        ax, ay = AIM.get(direction, (1, 0))
+        mx, my = view.at(cx + ax * (w / 2 + 1), cy + ay * (h / 2 + 1))
+        r = 1 + round(3 * k)
+        blink = int(until_shot * 30) % 2 == 0 or k > 0.7
+        for i, colour in enumerate(WINDUP_GLOW):
+            if r - i + 1 > 0 and (blink or i < 2):
+                pygame.draw.circle(surf, colour, (mx, my), r - i + 1)
 
 
 BULLET_HALO = (255, 246, 214)  # the bright ring around every bullet: it reads on dark walls and bright sky

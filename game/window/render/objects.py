@@ -51,8 +51,11 @@ def draw_level_objects(surf, art, session, alpha: float, view, t: float) -> None
     for body in hz.turrets:
         if _visible(view, surf, body.x, body.y, body.w, body.h):
             spec = body.data
+            since = hz.since_shot(spec, world.steps)
+            period = max(1, round(spec.period / dt)) * dt  # (the rules' rhythm, in whole steps)
+            until = round(spec.delay / dt) * dt - now * dt if since < 0 else period - since - alpha * dt
             draw_turret(surf, art, view, body.x, body.y, body.w, body.h, spec.direction,
-                        hz.since_shot(spec, world.steps) + alpha * dt)
+                        since + alpha * dt if since >= 0 else since, until)
 
     blocks = session.blocks
     for i, spec in enumerate(blocks.crumbles):

@@ -16,8 +16,11 @@ ASSETS = Path(__file__).resolve().parents[3] / "assets"
 
 # player.png: one row per animation, frames of PLAYER_FRAME px; (row, frame count, seconds per frame)
 PLAYER_FRAME = (16, 20)
-PLAYER_ANIMS = {"idle": (0, 4, 0.18), "run": (1, 6, 0.08), "jump": (2, 2, 0.1), "fall": (3, 2, 0.1),
-                "land": (4, 2, 0.06), "death": (5, 4, 0.09)}
+PLAYER_ANIMS = {"idle": (0, 4, 0.18), "run": (1, 8, 0.07), "jump": (2, 2, 0.1), "fall": (3, 2, 0.1),
+                "land": (4, 2, 0.06), "death": (5, 4, 0.09), "skid": (6, 1, 0.1), "takeoff": (7, 1, 0.05),
+                "wall": (8, 2, 0.12), "dash": (9, 2, 0.05), "walljump": (10, 1, 0.1)}
+ONCE = ("jump", "land", "death", "takeoff", "walljump")  # played once, holding the last frame
+SCARF = (247, 118, 34)  # the scarf band's colour in player.png: the trailing tail is knotted at its left end
 # items.png (128x64): row y=0: six 16x16 coin frames; y=16: 16x32 flags (down, then up frames) and two
 # 32x32 goal frames at x=64; y=48: 16x16 spikes.
 ITEM = 16
@@ -43,6 +46,7 @@ def _cut(sheet: pygame.Surface, x: int, y: int, w: int, h: int) -> pygame.Surfac
 class Art:
     def __init__(self):
         self.player = self._player()
+        self.scarf_knots = {id(f): _knot(f) for frames, _ in self.player.values() for f in frames}
         self.coin = self._coin()
         self.flag_down, self.flag_up = self._flags()  # flag_up: frames (waving)
         self.goal = self._goal()
@@ -52,7 +56,25 @@ class Art:
         self.objects = self._objects()  # level object frames by name (render/kinds.py OBJECT_FRAMES)
         self.bg_far = _load("bg_far.png")
         self.bg_near = _load("bg_near.png")
+        self._backdrops: dict[str, tuple] = {}
         self._flip: dict[int, pygame.Surface] = {}
+
+    def backdrop(self, world: str) -> tuple:
+        """(far, near) pictures of a world's default backdrop (render/worlds.py), loaded once; dusk's (or
+        None) when the world's are missing."""
+        from .worlds import BACKDROPS
+
+        pair = self._backdrops.get(world)
+        if pair is None:
+            far, near = BACKDROPS.get(world, BACKDROPS["dusk"])
+            pair = (_load(far) or self.bg_far, _load(near) or self.bg_near)
+            self._backdrops[world] = pair
+        return pair
+
+    def scarf_knot(self, frame: pygame.Surface) -> tuple[int, int] | None:
+        """Where the scarf's tail starts on a right-facing player frame (px from its top-left), or None
+        (no scarf: the death burst)."""
+        return self.scarf_knots.get(id(frame))
 
     def flipped(self, surf: pygame.Surface) -> pygame.Surface:
         key = id(surf)
@@ -63,7 +85,7 @@ class Art:
 
     def player_frame(self, anim: str, t: float) -> pygame.Surface:
         frames, dur = self.player.get(anim) or self.player["idle"]
-        if anim in ("jump", "land", "death"):
+        if anim in ONCE:
             i = min(int(t / dur), len(frames) - 1)
         else:
             i = int(t / dur) % len(frames)
@@ -160,8 +182,12 @@ class Art:
 
         sheet = _load("objects.png")
         whole = sheet is not None and sheet.get_width() >= SHEET_SIZE[0] and sheet.get_height() >= SHEET_SIZE[1]
-        return {name: [_cut(sheet, f.x + i * f.w, f.y, f.w, f.h) if whole else stand_in(name, f.w, f.h, i)
-                       for i in range(f.count)] for name, f in OBJECT_FRAMES.items()}
+        out = {name: [_cut(sheet, f.x + i * f.w, f.y, f.w, f.h) if whole else stand_in(name, f.w, f.h, i)
+                      for i in range(f.count)] for name, f in OBJECT_FRAMES.items()}
+        for name, frames in out.items():  # threats get a light rim: they read on a night sky and a dark wall
+            if name.startswith(RIMMED):
+                out[name] = [rimmed(f) for f in frames]
+        return out
 
     def _platform_tile(self) -> pygame.Surface:
         s = pygame.Surface((16, 8), pygame.SRCALPHA)
@@ -170,6 +196,41 @@ class Art:
         s.fill((96, 60, 40), (0, 6, 16, 2))
         s.fill((90, 56, 36), (7, 2, 1, 4))
         return s
+
+
+RIMMED = ("walker", "hopper", "flyer", "turret")  # object frames drawn with a light rim
+RIM = (255, 246, 214, 120)  # the rim: a pale cream, half see-through
+
+
+def rimmed(img: pygame.Surface) -> pygame.Surface:
+    """A copy of ``img`` with every clear pixel next to an opaque one (side by side, inside the frame)
+    painted in RIM: a 1 px halo around the silhouette."""
+    out = img.copy()
+    try:
+        import numpy as np
+
+        alpha = pygame.surfarray.array_alpha(img) > 0
+    except (ValueError, pygame.error, ImportError):
+        return out
+    near = np.zeros_like(alpha)
+    near[1:, :] |= alpha[:-1, :]
+    near[:-1, :] |= alpha[1:, :]
+    near[:, 1:] |= alpha[:, :-1]
+    near[:, :-1] |= alpha[:, 1:]
+    for x, y in zip(*np.nonzero(near & ~alpha), strict=True):
+        out.set_at((int(x), int(y)), RIM)
+    return out
+
+
+def _knot(frame: pygame.Surface) -> tuple[int, int] | None:
+    """The left end of the scarf band: its leftmost pixel of the scarf colour, one px further left."""
+    w, h = frame.get_size()
+    for x in range(w):
+        for y in range(h):
+            c = frame.get_at((x, y))
+            if c.a and (c.r, c.g, c.b) == SCARF:
+                return x - 1, y
+    return None
 
 
 def _stand_in_player(anim: str, i: int) -> pygame.Surface:
@@ -182,8 +243,10 @@ def _stand_in_player(anim: str, i: int) -> pygame.Surface:
     pygame.draw.rect(s, body, (4, 4 + bob, 8, 9 - bob), border_radius=2)
     s.fill((255, 255, 255), (9, 6 + bob, 2, 3))
     s.fill((20, 20, 40), (10, 7 + bob, 1, 2))
+    if anim != "death":
+        s.fill(SCARF, (4, 12 + bob, 8, 1))
     if anim == "run":
-        step = (0, 2, 3, 2, 0, -1)[i % 6]
+        step = (0, 2, 3, 2, 0, -1, -2, -1)[i % 8]
         s.fill(dark, (4 + step // 2, 14, 3, 2))
         s.fill(dark, (9 - step // 2, 14, 3, 2))
     else:

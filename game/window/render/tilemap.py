@@ -8,7 +8,8 @@ follows Tiled: a layer with factor f is drawn at ``world - camera * f`` (Tiled: 
 
 The game's sprites (player, coins, platforms...) are drawn where the FIRST object layer sits in the
 file's order, so tile layers above it (foliage, "fg") cover the player. A map without image layers gets
-the default backdrop (assets/bg_far.png, bg_near.png) behind everything.
+its world's backdrop (render/worlds.py; assets/bg_far.png and bg_near.png for the default, dusk) behind
+everything. The tiles are drawn in the map's world's colours (``world`` property, render/worlds.py).
 
 Tiles can change at run time: :meth:`MapRenderer.set_tile` (or edit the pytmx layer's ``data`` and call
 :meth:`MapRenderer.invalidate`) repaints only the changed cells in the chunks already built.
@@ -24,9 +25,10 @@ import pytmx
 
 from game.files.levelkinds import KINDS
 from .tilecache import CACHE_BYTES, CHUNK, TileGroup, TileImages, fast_surface
+from .worlds import recolour_images
 
 __all__ = ["MapRenderer", "GAME_CLASSES", "object_class", "parse_color", "visible_layers", "layer_image",
-           "decor_items", "draw_image_layer", "draw_backdrop"]
+           "decor_items", "draw_image_layer", "draw_backdrop", "draw_below"]
 
 GAME_CLASSES = {k.name for k in KINDS if not k.decor}  # tile objects the game draws itself
 BACKDROP = ((0.15, 0.08), (0.4, 0.25))  # (parallax x, parallax y) of the default bg_far and bg_near
@@ -146,6 +148,28 @@ def draw_backdrop(surf, far, near, map_height: int, cam_x: int, cam_y: int) -> N
         surf.fblits([(img, (xx, y)) for xx in range(x, vw, w)])
 
 
+BELOW_SHADE = (24, 20, 37)  # the dark under the map where a pit goes on down
+
+
+def draw_below(surf, map_height: int, ts: int, layers, images, cam_x: int, cam_y: int) -> None:
+    """Under the bottom edge of a map taller than the view (the camera may look a little past it,
+    ``CameraTuning.below``): a dark fill, and the bottom row of each of ``layers`` (the tile layers drawn
+    before the sprites, at parallax 1, not offset) repeated on down, so the ground goes on and a pit stays
+    a pit. A map no taller than the view is centred by the camera: nothing is drawn."""
+    vw, vh = surf.get_size()
+    bottom = map_height - cam_y
+    if bottom >= vh or map_height <= vh:
+        return
+    top = max(0, bottom)
+    surf.fill(BELOW_SHADE, (0, top, vw, vh - top))
+    c0, c1 = max(0, cam_x // ts), (cam_x + vw) // ts + 1
+    for layer in layers:
+        row = layer.data[-1] if layer.data else ()
+        surf.fblits([(images[gid], (c * ts - cam_x, y)) for c in range(c0, min(c1, len(row)))
+                     if (gid := row[c]) and 0 < gid < len(images) and images[gid] is not None
+                     for y in range(bottom, vh, ts)])
+
+
 def fill_outside(surf, color, rect: pygame.Rect) -> None:
     """Fill the part of ``surf`` that ``rect`` does not cover (at most four strips)."""
     view = surf.get_rect()
@@ -201,6 +225,10 @@ class MapRenderer:
         self.tmx = tmx
         self.ts = level.tile_size
         self.background = parse_color(getattr(tmx, "background_color", None)) or (92, 148, 204)
+        self.world = getattr(level, "world", "dusk") or "dusk"
+        if getattr(tmx, "images", None) and getattr(tmx, "tilefeel_world", "dusk") != self.world:
+            tmx.images = recolour_images(tmx.images, self.world)  # the world's tile variant, once per map
+            tmx.tilefeel_world = self.world
         self.tiles = TileImages(tmx, self.ts)
         self.layers: list = []
         self.groups: list[TileGroup] = []
@@ -244,8 +272,8 @@ class MapRenderer:
         self.backdrop = not has_image and self._default_backdrop is not None
         if self.backdrop:
             art = self._default_backdrop
-            self._backdrop = tuple(fast_surface(img)[0] if img is not None else None
-                                   for img in (art.bg_far, art.bg_near))
+            pair = art.backdrop(self.world) if hasattr(art, "backdrop") else (art.bg_far, art.bg_near)
+            self._backdrop = tuple(fast_surface(img)[0] if img is not None else None for img in pair)
         share = budget // max(1, len(runs))
         for i, item in enumerate(self.layers):
             if isinstance(item, tuple):
@@ -333,8 +361,19 @@ class MapRenderer:
                 surf.fblits([(img, (sx, sy)) for x, y, img in layer.items
                              if -img.get_width() < (sx := round(x) - cam_x) < vw
                              and -img.get_height() < (sy := round(y) - cam_y) < vh])
-            elif draw_entities is not None:
-                draw_entities(surf)
+            else:
+                self._draw_below(surf, cam_x, cam_y)
+                if draw_entities is not None:
+                    draw_entities(surf)
+
+    def _draw_below(self, surf, cam_x: int, cam_y: int) -> None:
+        layers = []
+        for item in self.layers:
+            if isinstance(item, _Entities):
+                break
+            if isinstance(item, TileGroup) and item.px == 1 and item.py == 1 and item.ox == 0 and item.oy == 0:
+                layers.extend(item.layers)
+        draw_below(surf, self.level.height, self.ts, layers, self.tiles.images, cam_x, cam_y)
 
     def _draw_base(self, surf, cam_x: int, cam_y: int) -> None:
         """The background colour (or the default backdrop), painted only where the first layer does not

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 import pygame
 
-__all__ = ["PlayerLook", "draw_level_things", "draw_player", "platforms_of", "rail_image", "spike_strips",
+__all__ = ["PlayerLook", "Scarf", "draw_level_things", "draw_player", "platforms_of", "rail_image", "spike_strips",
            "DEATH_ANIM"]
 
 DEATH_ANIM = 0.36  # s, the death frames play once, then the player is hidden until the respawn
@@ -23,17 +23,77 @@ def platforms_of(world) -> list:
     return list(getattr(world, "platforms", None) or [])
 
 
+class Scarf:
+    """The hero's scarf tail: a few points hanging from the knot, each following the one before at a
+    fixed length with inertia and a little gravity, so it trails behind a run, streams up in a fall and
+    droops at rest (drawn each frame; purely visual)."""
+
+    POINTS = 4
+    LINK = 2.5  # px between points
+    GRAVITY = 150.0  # px/s^2
+    DRAG = 9.0  # 1/s: how fast a point's own motion dies out (the air holds it back: it streams behind)
+    TELEPORT = 24.0  # px: a knot that jumps further (a respawn) puts the scarf back at rest
+
+    def __init__(self):
+        self.points: list[list[float]] | None = None
+        self.prev: list[list[float]] = []
+
+    def reset(self) -> None:
+        self.points = None
+
+    def update(self, knot: tuple[float, float], facing: int, dt: float, t: float = 0.0) -> list[tuple]:
+        """Move the tail for a frame of ``dt`` s with its knot at map point ``knot``; returns the points."""
+        kx, ky = knot
+        pts = self.points
+        if pts is None or math.hypot(pts[0][0] - kx, pts[0][1] - ky) > self.TELEPORT:
+            pts = [[kx - facing * self.LINK * i, ky + i * 0.8] for i in range(self.POINTS)]
+            self.prev = [p[:] for p in pts]
+        dt = min(dt, 1 / 30)
+        keep = math.exp(-self.DRAG * dt)
+        moved = math.hypot(pts[0][0] - kx, pts[0][1] - ky) / max(dt, 1e-6)  # px/s the knot travels
+        pts[0] = [kx, ky]
+        for i in range(1, len(pts)):
+            p, q = pts[i], self.prev[i]
+            vx, vy = (p[0] - q[0]) * keep, (p[1] - q[1]) * keep
+            self.prev[i] = p[:]
+            flutter = math.sin(t * 22.0 + i * 1.7) * min(1.0, moved / 160.0) * 0.6  # px: it ripples at speed
+            p[0] += vx - facing * 4.0 * dt  # a breath of wind behind the hero: at rest it hangs back a little
+            p[1] += vy + self.GRAVITY * dt * dt + flutter * (i / len(pts))
+            ax, ay = pts[i - 1]
+            dx, dy = p[0] - ax, p[1] - ay
+            d = math.hypot(dx, dy) or 1e-6
+            p[0], p[1] = ax + dx / d * self.LINK, ay + dy / d * self.LINK
+        self.points = pts
+        self.prev[0] = pts[0][:]
+        return [tuple(p) for p in pts]
+
+
+SCARF_DARK, SCARF_LIT, SCARF_SHADE = (24, 20, 37), (247, 118, 34), (190, 74, 47)
+GHOST_EVERY = 0.03  # s between a dash's afterimages
+GHOST_LIFE = 0.18  # s an afterimage takes to fade out
+
+
 class PlayerLook:
-    """Which animation the player shows and for how long; fed once per frame."""
+    """Which animation the player shows and for how long; fed once per frame. Also the purely visual
+    bits that follow it: the scarf's tail and a dash's afterimages."""
 
     STEP_MAX = 12.0  # px: a larger vertical jump is a teleport (respawn), not a step
     STEP_DECAY = 22.0  # 1/s: how fast the sprite catches up with the box after a step
+    TAKEOFF = 0.05  # s the crouch of a take-off shows (anticipation)
+    SKID_SPEED = 40.0  # px/s: moving this fast against the way the hero faces, on the ground, is a skid
 
     def __init__(self):
         self.anim = "idle"
         self.t = 0.0
         self.land_t = 0.0
+        self.takeoff_t = 0.0
+        self.face: int | None = None  # the way the frame faces when the pose decides it (a wall), else None
         self.visible = True
+        self.frame_dt = 0.0  # s, the last frame (the scarf moves by it)
+        self.clock = 0.0  # s, for the scarf's ripple
+        self.scarf = Scarf()
+        self.ghosts: list[list] = []  # [map x, map y, image, age]: a dash's afterimages
+        self.ghost_t = 0.0
         # Step smoothing: where a slope meets a flat block the engine lifts the box onto the block in
         # one step (it never overlaps solids); the sprite eases over that pop instead of jumping.
         self.step_offset = 0.0
@@ -42,8 +102,18 @@ class PlayerLook:
     def landed(self) -> None:
         self.land_t = 0.12
 
+    def took_off(self) -> None:
+        self.takeoff_t = self.TAKEOFF
+
     def died(self) -> None:
         self.anim, self.t = "death", 0.0
+        self.ghosts.clear()
+
+    def respawned(self) -> None:
+        self.visible = True
+        self.anim, self.t = "idle", 0.0
+        self.scarf.reset()
+        self.ghosts.clear()
 
     def _smooth_steps(self, dt: float, player) -> None:
         last = self._last
@@ -59,22 +129,59 @@ class PlayerLook:
         if abs(self.step_offset) < 0.05:
             self.step_offset = 0.0
 
+    def pose(self, player) -> tuple[str, int | None]:
+        """(animation, the way it must face or None) for the player's state now."""
+        facing = getattr(player, "facing", 1) or 1
+        if getattr(player, "dashing", False):
+            return "dash", None
+        if not player.on_ground:
+            side = getattr(player, "sliding", 0)
+            if side:
+                return "wall", side  # the frames have the wall on their right
+            if getattr(player, "lock_left", 0) > 0 and player.vy < 0:
+                return "walljump", getattr(player, "lock_dir", 0) or None  # kicking away from the wall
+            if self.takeoff_t > 0:
+                return "takeoff", None
+            return ("jump" if player.vy < 0 else "fall"), None
+        if self.land_t > 0:
+            return "land", None
+        if player.vx * facing < -self.SKID_SPEED:
+            return "skid", None
+        return ("run" if abs(player.vx) > 12 else "idle"), None
+
     def update(self, dt: float, player) -> None:
         self._smooth_steps(dt, player)
+        self.frame_dt = dt
+        self.clock += dt
+        for g in self.ghosts:
+            g[3] += dt
+        self.ghosts = [g for g in self.ghosts if g[3] < GHOST_LIFE]
+        self.ghost_t += dt
         if self.anim == "death":
             self.t += dt
             self.visible = self.t < DEATH_ANIM
             return
         if self.land_t > 0:
             self.land_t -= dt
-        if player.on_ground:
-            anim = "land" if self.land_t > 0 else ("run" if abs(player.vx) > 12 else "idle")
-        else:
-            anim = "jump" if player.vy < 0 else "fall"
+        if self.takeoff_t > 0:
+            self.takeoff_t -= dt
+        anim, self.face = self.pose(player)
         if anim != self.anim:
             self.anim, self.t = anim, 0.0
         else:
             self.t += dt * (0.6 + min(1.0, abs(player.vx) / 150) * 0.6 if anim == "run" else 1.0)
+
+
+def _ghost(art, frame):
+    """A dash afterimage of ``frame``: the hero's shape in a cold blue (cached per frame)."""
+    cache = art.__dict__.setdefault("_ghosts", {})
+    img = cache.get(id(frame))
+    if img is None:
+        img = frame.copy()
+        img.fill((40, 40, 40, 0), special_flags=pygame.BLEND_RGB_MULT)
+        img.fill((44, 180, 245, 0), special_flags=pygame.BLEND_RGB_ADD)
+        cache[id(frame)] = img
+    return img
 
 
 def draw_player(surf, art, player, look: PlayerLook, squash, alpha: float, view) -> None:
@@ -83,15 +190,39 @@ def draw_player(surf, art, player, look: PlayerLook, squash, alpha: float, view)
     x, y = player.interpolated(alpha)
     y += look.step_offset
     frame = art.player_frame(look.anim, look.t)
-    if getattr(player, "facing", 1) < 0:
+    facing = look.face or getattr(player, "facing", 1) or 1
+    right_frame = frame
+    if facing < 0:
         frame = art.flipped(frame)
     fw, fh = frame.get_size()
     sx, sy = squash.sx, squash.sy
-    if abs(sx - 1) > 0.04 or abs(sy - 1) > 0.04:
+    scaled = abs(sx - 1) > 0.04 or abs(sy - 1) > 0.04
+    if scaled:
         frame = pygame.transform.scale(frame, (max(1, round(fw * sx)), max(1, round(fh * sy))))
-        fw, fh = frame.get_size()
-    feet_x, feet_y = view.at(x + player.w / 2, y + player.h)
-    surf.blit(frame, (feet_x - fw // 2, feet_y - fh))
+    dw, dh = frame.get_size()
+    feet_mx, feet_my = x + player.w / 2, y + player.h
+    # a dash leaves afterimages behind, fading
+    if look.anim == "dash" and look.ghost_t >= GHOST_EVERY:
+        look.ghost_t = 0.0
+        look.ghosts.append([feet_mx, feet_my, art.flipped(right_frame) if facing < 0 else right_frame, 0.0])
+    for gx, gy, img, age in look.ghosts:
+        ghost = _ghost(art, img)
+        ghost.set_alpha(round(170 * (1.0 - age / GHOST_LIFE)))
+        gsx, gsy = view.at(gx, gy)
+        surf.blit(ghost, (gsx - img.get_width() // 2, gsy - img.get_height()))
+    feet_x, feet_y = view.at(feet_mx, feet_my)
+    left, top = feet_x - dw // 2, feet_y - dh
+    knot = art.scarf_knot(right_frame) if hasattr(art, "scarf_knot") else None
+    if knot is not None:  # the scarf's tail, behind the body: from the knot, in map px
+        kx = knot[0] if facing > 0 else fw - 1 - knot[0]
+        mx = feet_mx - fw / 2 * sx + (kx + 0.5) * (dw / fw)
+        my = feet_my - dh + (knot[1] + 0.5) * (dh / fh)
+        pts = look.scarf.update((mx, my), facing, look.frame_dt, look.clock)
+        screen = [view.at(px, py) for px, py in pts]
+        pygame.draw.lines(surf, SCARF_DARK, False, screen, 4)
+        pygame.draw.lines(surf, SCARF_SHADE, False, screen, 2)
+        pygame.draw.lines(surf, SCARF_LIT, False, screen[:-1], 1)
+    surf.blit(frame, (left, top))
 
 
 def spike_strips(level, has_tile) -> list:

@@ -13,6 +13,7 @@ from .. import ui
 from ..particles import DEATH, SPARKLE, Particles
 from ..render.canvas import CANVAS_H, CANVAS_W
 from .base import Scene
+from ..prompts import say
 
 __all__ = ["EndingScene", "game_totals", "CREDITS"]
 
@@ -134,7 +135,8 @@ class EndingScene(Scene):
             canvas.blit(img, (cx - img.get_width() // 2, y))
             img.set_alpha(None)
         if self.t >= 0.8:
-            ui.draw_text(canvas, "Enter: back to the title", (cx, CANVAS_H - 12), ui.INK, align="center")
+            ui.draw_text(canvas, say(self.app, "{confirm}: back to the title"), (cx, CANVAS_H - 12), ui.INK,
+                         align="center")
 
 
 def _sky() -> pygame.Surface:

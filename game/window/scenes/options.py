@@ -1,4 +1,5 @@
-"""Options: music and effects volume, window scale, fullscreen, and the key and pad bindings.
+"""Options: music and effects volume, window scale, fullscreen, screen shake, the assists, and the key and
+pad bindings.
 
 Reached from the title and the pause menu; changes apply at once (a volume change plays a sample) and
 are saved with the progress when leaving. The Controls page rebinds every action for keyboard and pad:
@@ -15,12 +16,14 @@ from .. import ui
 from game.rules.profile import Options
 from ..render.canvas import CANVAS_H, CANVAS_W
 from .base import Scene
+from ..prompts import say
 
 __all__ = ["OptionsScene", "ROWS", "binding_rows"]
 
-ROWS = ["Music", "Effects", "Window scale", "Fullscreen", "Game speed", "Invincible", "Controls", "Back"]
+ROWS = ["Music", "Effects", "Window scale", "Fullscreen", "Screen shake", "Game speed", "Invincible", "Controls",
+        "Back"]
 ASSIST_ROWS = ("Game speed", "Invincible")  # Celeste's Assist Mode: off by default, noted with the totals
-PANEL = pygame.Rect((CANVAS_W - 280) // 2, 30, 280, 204)
+PANEL = pygame.Rect((CANVAS_W - 280) // 2, 24, 280, 214)
 SPEED_STEP = 10  # percent per Left/Right on Game speed
 CAPTURE_SECONDS = 6.0  # s the controls page waits for a new key before giving up
 ROW_H = 18
@@ -64,6 +67,7 @@ class OptionsScene(Scene):
         full = bool(getattr(screen, "fullscreen", app.options.fullscreen))
         self.values = {"music": app.options.music, "effects": app.options.effects,
                        "scale": min(app.options.scale, self.max_scale), "fullscreen": full,
+                       "shake": app.options.shake,
                        "speed": app.options.speed, "invincible": app.options.invincible}
         self.index = 0
         self.page = "options"  # or "controls"
@@ -105,7 +109,7 @@ class OptionsScene(Scene):
                 if row == "Controls":
                     self.app.play_sound("menu_confirm")
                     self.page = "controls"
-                elif row in ("Fullscreen", "Invincible"):
+                elif row in ("Fullscreen", "Screen shake", "Invincible"):
                     self.change(row, 1)
 
     # -- the controls page ------------------------------------------------------------------------------
@@ -200,6 +204,10 @@ class OptionsScene(Scene):
             v["invincible"] = not v["invincible"]
             self._apply_assists()
             app.play_sound("menu_move")
+        elif row == "Screen shake":
+            v["shake"] = not v["shake"]
+            self._apply_assists()  # at once: a paused level goes on with it
+            app.play_sound("menu_move")
         elif row == "Fullscreen":
             v["fullscreen"] = not v["fullscreen"]
             screen = getattr(app, "screen", None)
@@ -211,7 +219,7 @@ class OptionsScene(Scene):
         """Assist options take effect at once (a paused level resumes with them); saved on leaving."""
         app = self.app
         app.options = Options(**{**app.options.to_json(), "speed": self.values["speed"],
-                                 "invincible": self.values["invincible"]})
+                                 "invincible": self.values["invincible"], "shake": self.values["shake"]})
 
     def leave_options(self) -> None:
         """Save what changed and go back."""
@@ -243,6 +251,8 @@ class OptionsScene(Scene):
             return f"Auto ({auto}x)" if v["scale"] == 0 else f"{v['scale']}x"
         if row == "Fullscreen":
             return "On" if v["fullscreen"] else "Off"
+        if row == "Screen shake":
+            return "On" if v["shake"] else "Off"
         if row == "Game speed":
             return f"{v['speed']}%"
         if row == "Invincible":
@@ -264,12 +274,13 @@ class OptionsScene(Scene):
             ui.draw_text(canvas, row, (left, y), col)
             if row in ("Music", "Effects"):
                 self._bar(canvas, right - 100, y + 1, self.values[row.lower()], sel)
-            elif row in ("Window scale", "Fullscreen") + ASSIST_ROWS:
+            elif row in ("Window scale", "Fullscreen", "Screen shake") + ASSIST_ROWS:
                 text = self.value_text(row)
                 ui.draw_text(canvas, f"< {text} >" if sel else text, (right, y), col, align="right")
             elif row == "Controls":
                 ui.draw_text(canvas, "keys and pad", (right, y), ui.DIM, align="right")
-        ui.draw_text(canvas, "Up/Down choose   Left/Right change   Esc back", (cx, PANEL.bottom + 8), ui.DIM,
+        ui.draw_text(canvas, say(self.app, "Arrows: choose and change   Esc: back"),
+                     (cx, PANEL.bottom + 8), ui.DIM,
                      align="center")
 
     @staticmethod
@@ -318,5 +329,5 @@ class OptionsScene(Scene):
                 ui.draw_text(canvas, line, (cx, y), ui.DIM, align="center")
                 y += ui.LINE_H
         ui.draw_text(canvas, DEV_KEYS, (cx, rect.bottom - 26), ui.DIM, align="center")
-        hint = "Esc: cancel" if self.capture else "Enter: rebind   Arrows: choose   Esc: back"
+        hint = say(self.app, "Esc: cancel" if self.capture else "Enter: rebind   Arrows: choose   Esc: back")
         ui.draw_text(canvas, hint, (cx, rect.bottom - 14), ui.DIM, align="center")

@@ -7,6 +7,7 @@ import pygame
 from .. import ui
 from ..render.canvas import CANVAS_H, CANVAS_W
 from .base import Scene
+from ..prompts import say
 
 __all__ = ["PauseScene"]
 
@@ -63,3 +64,5 @@ class PauseScene(Scene):
         ui.panel(canvas, (x, y, w, h))
         ui.draw_text(canvas, "PAUSED", (CANVAS_W // 2, y + 9), ui.GOLD, align="center", scale=2)
         self.menu.draw(canvas, CANVAS_W // 2, y + 35)
+        ui.draw_text(canvas, say(self.app, "Enter: choose   {pause}: resume"), (CANVAS_W // 2, y + h + 6), ui.INK,
+                     align="center")

@@ -22,15 +22,19 @@ from ..render.objects import BlockTiles, draw_level_objects
 from ..render.hud import (BANNER_DURATION, BANNER_ROWS, MESSAGE_FADE, MESSAGE_HOLD, NOTICE_TOP, UI_SEE_THROUGH,
                           banner_rect, draw_banner, draw_hud, draw_message, hud_rects, message_rect)
 from ..render.tilemap import MapRenderer
+from ..render.worlds import draw_ambience
 from ..render.world import PlayerLook, draw_level_things, draw_player, spike_strips
 from game.rules.session import Session, carry_over
 from .base import Scene
+from ..prompts import say
 from game.files.catalog import LEVEL_MUSIC
 
 __all__ = ["PlayScene", "carry_over"]  # carry_over: from game.rules.session (F5)
 
 NO_BUTTONS = Buttons()
 IRIS_CLOSE = 0.28  # s, the death iris closing on the player
+HIT_STOP = {"stomp": 3, "death": 4}  # drawn frames the simulation holds still on a stomp and a death (impact)
+SHAKE = {"stomp": (2.0, 0.14), "break": (2.0, 0.12), "death": (4.0, 0.3)}  # (px, s) unless Options turn it off
 IRIS_OPEN = 0.35  # s, opening again at the respawn point
 FINISH_DELAY = 1.4  # s of celebration before the level-complete screen
 WARP_AT = 0.35  # s after reaching the goal, the player vanishes into it
@@ -94,6 +98,7 @@ class PlayScene(Scene):
         self._counted = (session.steps, session.deaths)  # already added to the game's totals
         self._was_ground = p.on_ground
         self._fall_speed = 0.0
+        self.hitstop = 0  # drawn frames left in which the fixed steps wait (a stomp's or a death's impact)
 
     # -- scene hooks ----------------------------------------------------------------------------------
     def enter(self) -> None:
@@ -150,7 +155,9 @@ class PlayScene(Scene):
             if where is not None:  # a red level in the F2 strip: open it where the search got stuck
                 app.open_at(*where)
                 return
-        if panel is None or not panel.paused:
+        if self.hitstop > 0:  # the impact holds: no steps this frame (the simulation only waits, so a
+            self.hitstop -= 1  # replay or a recording is step for step the same)
+        elif panel is None or not panel.paused:
             n = self.clock.advance(dt)
             if n:
                 t0 = time.perf_counter()
@@ -200,6 +207,8 @@ class PlayScene(Scene):
                 self.camera.update(dt, p.x + p.w / 2, p.y + p.h / 2, p.vx, p.vy, p.on_ground)
             if p.on_ground and abs(p.vx) > 70 and s.steps % 7 == 0:
                 self.particles.run_dust(p.x + p.w / 2, p.y + p.h, 1 if p.vx > 0 else -1)
+            if self.look.anim == "skid" and s.steps % 3 == 0:  # the feet brake: dust kicked forward
+                self.particles.run_dust(p.x + p.w / 2, p.y + p.h, 1 if p.vx > 0 else -1)
         for ev in events:
             self.on_event(ev, vy_before)
         if s.message and not s.completed:  # sampled every step, so a sign only brushed in mid-jump shows
@@ -211,6 +220,11 @@ class PlayScene(Scene):
         if message != self.msg:
             self.msg, self.msg_age = message, 0.0
         self.msg_left = 0.0
+
+    @property
+    def sign_text(self) -> str:
+        """The sign's message with its prompts for the device in use (keys, or pad buttons)."""
+        return say(self.app, self.msg or "")
 
     @property
     def message_fade(self) -> float:
@@ -225,6 +239,7 @@ class PlayScene(Scene):
         mid = (p.x + p.w / 2, p.y + p.h / 2)
         kind = ev.type
         if kind == "jump":
+            self.look.took_off()
             self.squash.jump()
             fx.jump_dust(*feet)
             sfx("jump")
@@ -244,6 +259,8 @@ class PlayScene(Scene):
         elif kind == "stomp":
             self.squash.jump()
             fx.land_dust(*feet, 1.0)
+            self.shake("stomp")
+            self.hitstop = max(self.hitstop, HIT_STOP["stomp"])
             sfx("stomp")
         elif kind == "spring":
             self.squash.jump()
@@ -258,7 +275,7 @@ class PlayScene(Scene):
                     if getattr(spec, "coin", False):
                         fx.sparkle(spec.x + spec.w / 2, spec.y - 4, 14)
             if kind == "break":
-                self.camera.shake(2, 0.12)
+                self.shake("break")
             sfx(kind)
         elif kind == "checkpoint":
             if s.checkpoint is not None:
@@ -268,14 +285,14 @@ class PlayScene(Scene):
             sfx("checkpoint")
         elif kind == "death":
             fx.burst(*mid, DEATH, 30)
-            self.camera.shake(4, 0.3)
+            self.shake("death")
+            self.hitstop = max(self.hitstop, HIT_STOP["death"])
             self.look.died()
             self.iris = ("close", 0.0, *mid)
             self.msg = None
             sfx("death")
         elif kind == "respawn":
-            self.look.visible = True
-            self.look.anim, self.look.t = "idle", 0.0
+            self.look.respawned()
             self.camera.snap(*mid)
             self.squash.land(0.8)
             self.iris = ("open", 0.0, *mid)
@@ -291,6 +308,11 @@ class PlayScene(Scene):
             sfx("goal")
             if not self.attract and self.replay is None:  # a replay is not the player's progress
                 self.app.level_completed(self)
+
+    def shake(self, what: str) -> None:
+        """Shake the view for a stomp, a break or a death, unless the player turned shaking off."""
+        if getattr(getattr(self.app, "options", None), "shake", True):
+            self.camera.shake(*SHAKE[what])
 
     def sound(self, name: str) -> None:
         if not self.attract:
@@ -371,8 +393,7 @@ class PlayScene(Scene):
         self.reached = {cp.id for cp in level.checkpoints if cp.id in self.reached}
         if was_dead:  # reloaded while dead: back at the respawn point
             p = self.session.player
-            self.look.visible = True
-            self.look.anim, self.look.t = "idle", 0.0
+            self.look.respawned()
             self.iris = ("open", 0.0, p.x + p.w / 2, p.y + p.h / 2)
             self.camera.snap(p.x + p.w / 2, p.y + p.h / 2)
         app.notice(f"reloaded {level.name} and the feel file")
@@ -398,6 +419,7 @@ class PlayScene(Scene):
             self.particles.draw(surf, *cam, self.app.art.dust)
 
         self.renderer.draw(canvas, cam[0], cam[1], self.t, things)
+        draw_ambience(canvas, self.level.world, view.x, view.y, self.t)
         if self.iris is not None:
             self._draw_iris(canvas, view)
         if self.attract:
@@ -423,7 +445,7 @@ class PlayScene(Scene):
                 else 1.0
             draw_banner(canvas, title, self.t, y=self.banner_y, fade=self.banner_fade)
         if overlays and self.msg:
-            draw_message(canvas, self.msg, self.msg_age, fade=self.message_fade, **self._message_place())
+            draw_message(canvas, self.sign_text, self.msg_age, fade=self.message_fade, **self._message_place())
         if app.tuning is not None:
             app.tuning.draw(canvas, view)
 
@@ -464,7 +486,7 @@ class PlayScene(Scene):
         """Canvas y where the app's notices start: under the HUD, or under the sign box when that is
         up there too (F2 panel open)."""
         if self.msg and self._panel_open():
-            return message_rect(canvas, self.msg, **self._message_place()).bottom + 3
+            return message_rect(canvas, self.sign_text, **self._message_place()).bottom + 3
         return NOTICE_TOP
 
     def notices(self) -> list[tuple[str, bool]]:

@@ -8,6 +8,7 @@ import pygame
 from .. import ui
 from ..render.canvas import CANVAS_H, CANVAS_W
 from .base import Scene
+from ..prompts import say
 
 __all__ = ["SelectScene"]
 
@@ -110,5 +111,5 @@ class SelectScene(Scene):
                 ui.draw_text(canvas, "locked", (x + 40, y + 7), ui.DIM)
         if self.error:
             ui.draw_text(canvas, self.error, (CANVAS_W // 2, CANVAS_H - 34), (255, 130, 120), align="center")
-        ui.draw_text(canvas, "Enter / Space: play     Esc: back", (CANVAS_W // 2, CANVAS_H - 18), ui.DIM,
-                     align="center")
+        ui.draw_text(canvas, say(self.app, "{confirm}: play     {cancel}: back"), (CANVAS_W // 2, CANVAS_H - 18),
+                     ui.DIM, align="center")

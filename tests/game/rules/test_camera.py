@@ -159,12 +159,96 @@ def test_standing_framing_shows_more_ground_feet_at_55_to_60_percent():
     assert 0.55 <= share <= 0.60, f"feet at {share:.1%} of the view height"
 
 
+def _offset(vy: float, tuning: CameraTuning, steps: int = 90) -> float:
+    """The body's centre below the view's centre after ``steps`` in the air moving at ``vy``."""
+    cam = Camera(480, 270, 4000, 40000, tuning)
+    cy = 20000.0
+    cam.snap(400.0, cy)
+    for _ in range(steps):
+        cy += vy / 60
+        cam.update(1 / 60, 400.0, cy, 0.0, vy, False)
+    return cy - (cam.y + 135)
+
+
 def test_the_view_looks_up_while_rising_and_down_while_falling():
-    def settle(vy):
-        cam = Camera(480, 270, 4000, 4000)
-        cam.snap(400.0, 2000.0)
-        for _ in range(120):
-            cam.update(1 / 60, 400.0, 2000.0, 0.0, vy, False)
+    plain = CameraTuning(fall_look=0.0, rise_look=0.0)
+    assert _offset(300.0, CameraTuning()) < _offset(300.0, plain) - 30  # a drop: more shows below
+    assert _offset(-300.0, CameraTuning()) > _offset(-300.0, plain) + 15  # a shaft going up: more above
+
+
+def test_the_way_down_of_a_hop_does_not_look_down():
+    def hop(tuning):
+        cam = Camera(480, 270, 4000, 4000, tuning)
+        cy, vy = 2000.0, -295.0
+        cam.snap(400.0, cy)
+        for _ in range(200):
+            vy += 780 / 60
+            cy = min(2000.0, cy + vy / 60)
+            cam.update(1 / 60, 400.0, cy, 0.0, vy, cy >= 2000.0)
+            if cy >= 2000.0:
+                break
         return cam.y
-    still, up, down = settle(0.0), settle(-300.0), settle(300.0)
-    assert up < still - 20 and down > still + 40
+    assert hop(CameraTuning()) == hop(CameraTuning(fall_look=0.0))  # landing where it took off: no dip
+
+
+def test_the_view_reaches_below_the_map_so_a_floor_near_the_bottom_sits_at_58_percent():
+    cam = Camera(480, 270, 4000, 320)  # level 1: 20 rows, its floor at y 240
+    feet = 240.0
+    for _ in range(240):
+        cam.update(1 / 60, 400.0, feet - 7.0, 0.0, 0.0, True)
+    assert cam.y + 270 > 320  # past the map's bottom edge (the window fills it with the ground)
+    assert 0.55 <= (feet - cam.y) / 270 <= 0.60
+    assert cam.y <= 320 - 270 + CameraTuning().below
+
+
+class Zone:
+    def __init__(self, x, y, w, h, mode="bound"):
+        self.x, self.y, self.w, self.h, self.mode = x, y, w, h, mode
+
+
+def _walk(cam, xs, cy=1000.0 - 7.0):
+    for x in xs:
+        cam.update(1 / 60, x, cy, 150.0, 0.0, True)
+    return cam
+
+
+def test_a_bound_zone_keeps_the_view_inside_it_and_the_view_eases_in():
+    room = Zone(1000, 600, 800, 500)
+    cam = Camera(480, 270, 4000, 2000, zones=[room])
+    cam.snap(900.0, 993.0)  # outside: free
+    xs = [900 + 2.5 * i for i in range(340)]  # walk right into the room, to near its right wall
+    moves = []
+    for x in xs:
+        before = cam.x
+        cam.update(1 / 60, x, 993.0, 150.0, 0.0, True)
+        moves.append(cam.x - before)
+        if x >= room.x + 150:  # a second inside: the view is in the room (within the ease's last half pixel)
+            assert cam.x >= room.x - 0.5
+    assert room.x <= cam.x and cam.x + 480 <= room.x + room.w + 1e-6
+    assert max(abs(m) for m in moves) < 24  # ... and it glides there (a fifth of a second or so), no cut
+    _walk(cam, [room.x + room.w - 20] * 300)  # at the room's right wall: the view stops at its edge
+    assert abs(cam.x + 480 - (room.x + room.w)) < 0.5
+
+
+def test_a_lock_zone_holds_the_view_on_its_centre_wherever_the_hero_is():
+    arena = Zone(2000, 700, 480, 270, "lock")
+    cam = Camera(480, 270, 4000, 2000, zones=[arena])
+    for x in (2020.0, 2240.0, 2460.0):
+        cam.snap(x, 900.0)
+        assert (cam.x, cam.y) == (2000.0, 700.0)
+        _walk(cam, [x] * 120, 900.0)
+        assert abs(cam.x - 2000) < 0.5 and abs(cam.y - 700) < 0.5
+
+
+def test_zones_are_kept_in_snapshots_of_a_session():
+    from pathlib import Path
+
+    from game.files.levelkinds import CameraZone
+    from game.files.levelfile import load_level
+    from game.rules.session import Session
+
+    level = load_level(Path(__file__).resolve().parents[2] / "maps" / "flat.tmx")
+    level.cameras = [CameraZone(0, 0, 480, 270, "lock", "room", 99)]
+    s = Session(level)
+    assert s.camera.zones == tuple(level.cameras)
+    assert s.camera.zone_at(10, 10) is level.cameras[0]

@@ -49,7 +49,7 @@ def test_a_bad_option_is_one_line_and_its_default_the_rest_kept(tmp_path):
         'options.music is "loud", expected a whole number from 0 to 10; using 7',
         f"options.scale is 99, expected a whole number from 0 to {MAX_SCALE}; using 0",
         "options.fullscreen is 1, expected true or false; using false",
-        "options.colour is not an option here (music, effects, scale, fullscreen, speed, invincible); ignored",
+        "options.colour is not an option here (music, effects, scale, fullscreen, shake, speed, invincible); ignored",
     ]
     assert all("\n" not in line for line in problems)
 

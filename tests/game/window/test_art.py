@@ -70,12 +70,13 @@ def test_two_runs_are_identical(make_art, fresh, tmp_path):
 def test_sheet_sizes():
     sizes = {
         "tiles.png": (256, 96),
-        "player.png": (96, 120),
+        "player.png": (128, 220),
         "items.png": (128, 64),
         "platform.png": (48, 16),
         "objects.png": (128, 152),
         "bg_far.png": (480, 270),
         "bg_near.png": (480, 270),
+        **{f"bg_{w}_{layer}.png": (480, 270) for w in ("day", "night", "tower") for layer in ("far", "near")},
         "icon.png": (32, 32),
     }
     for name, size in sizes.items():

@@ -419,7 +419,7 @@ def test_options_change_volumes_at_once_and_are_saved_on_leaving(app, levels):
     assert app.screen.window.get_size() == (480, 270)
     frame(app, ["right"])  # 2x
     assert app.screen.window.get_size() == (960, 540)
-    for _ in range(4):  # past Fullscreen and the two assist rows
+    for _ in range(5):  # past Fullscreen, Screen shake and the two assist rows
         frame(app, ["down"])
     frame(app, ["confirm"])  # Controls
     assert opts.page == "controls"
@@ -428,8 +428,8 @@ def test_options_change_volumes_at_once_and_are_saved_on_leaving(app, levels):
     settle(app)
     assert isinstance(app.scenes.current, TitleScene)
     saved = json.loads((Path(os.environ["TILEFEEL_DATA_DIR"]) / "progress.json").read_text())
-    assert saved["options"] == {"music": 6, "effects": 9, "scale": 2, "fullscreen": False, "speed": 100,
-                                "invincible": False}
+    assert saved["options"] == {"music": 6, "effects": 9, "scale": 2, "fullscreen": False, "shake": True,
+                                "speed": 100, "invincible": False}
     b = App(_args(scale=None))
     assert b.start() is None
     try:
@@ -664,7 +664,7 @@ def test_assist_options_are_off_by_default_apply_at_once_and_show_with_the_total
     normal = play.session.steps
     opts = OptionsScene(app, back=play)
     app.scenes.switch(opts, fade=False)
-    opts.index = 4  # Game speed
+    opts.index = opts_rows().index("Game speed")
     for _ in range(7):
         tick(app, ["left"])  # down to the floor: 50 %
     assert opts.values["speed"] == 50 and app.options.speed == 50
