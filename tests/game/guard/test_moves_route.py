@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from engine import FeelConfig
+from game.cli import main as cli_main
 from game.files.feelfile import load_feel
 from game.files.inputscript import read_script
 from game.files.levelfile import load_level
@@ -79,7 +80,7 @@ def test_the_gap_is_crossed_by_a_dash_and_is_impossible_without():
     assert off.outcome == "impossible" and off.exhausted and off.states < BUDGET
 
 
-def test_check_finishes_both_maps_with_the_moves_on_and_the_shipped_scripts_play_them():
+def test_check_finishes_both_maps_with_the_moves_on_and_the_shipped_scripts_play_them(capsys):
     done = game("check", SHAFT, GAP, "--feel", MOVES / "moves.toml", "--fresh", "--budget", BUDGET, "--json",
                 "--jobs", 1)
     assert done.returncode == 0, done.stderr
@@ -87,9 +88,10 @@ def test_check_finishes_both_maps_with_the_moves_on_and_the_shipped_scripts_play
     assert [lv["outcome"] for lv in report["levels"]] == ["finished", "finished"]
     for name, feel, move in (("shaft", WALLS, "wall_jump"), ("dash_gap", ON, "dash")):
         script = MOVES / f"{name}.txt"
-        out = game("--headless", "--replay", script)  # the script's own level and feel headers
-        assert out.returncode == 0, out.stderr
-        result = json.loads(out.stdout.strip().splitlines()[-1])
+        # `python -m game --headless --replay SCRIPT` (its main, in this process: the script's own level and
+        # feel headers)
+        assert cli_main(["--headless", "--replay", str(script)]) == 0
+        result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert result["completed"] is True and result["deaths"] == 0
         s, kinds = play(load_level(MOVES / f"{name}.tmx"), feel, read_script(script).steps)
         assert s.completed and move in kinds
