@@ -482,11 +482,15 @@ class Search:
         a decision where it ends and a medium moment later (holding on)."""
         n = self.dash_steps
         after = walk[len(walk) // 2] if len(walk) > 1 else walk[-1]
-        cooling = p.dash_cooldown  # a press while cooling down waits in the dash buffer: press when it is over
-        wait = [("-", cooling)] if cooling else []
+        cooling = p.dash_cooldown  # still cooling down: steer the aim's way (if sideways) until it is over
         stops = (cooling + n, cooling + n + after)
-        return [(wait + [(f"{a}+dash", 1), (a, n - 1 + after)] if n + after > 1 else wait + [(f"{a}+dash", 1)],
-                 stops, True) for a in self.dash_aims]
+        lanes = []
+        for a in self.dash_aims:
+            side = "right" if "right" in a else "left" if "left" in a else "-"
+            plan = ([(side, cooling)] if cooling else []) + [(f"{a}+dash", 1)] + ([(a, n - 1 + after)] if n + after > 1
+                                                                               else [])
+            lanes.append((plan, stops, True))
+        return lanes
 
     def _near_wall(self, p) -> bool:
         """Something that may be a wall within the wall jump's reach of either side of the box: a solid or
