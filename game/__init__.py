@@ -8,7 +8,7 @@ Four layers, each a folder; imports only go down (a test holds it: tests/game/te
         |
     guard/           the route finder and `check`: can each level be finished under a feel?
         |
-    rules/           the game headless: a level's session, enemies, hazards, blocks, vines, camera
+    rules/           the game headless: a level's session, enemies, hazards, blocks, vines, refills, camera
         |
     files/           the formats: Tiled levels, level list, feel, input scripts, saves, safe writes
         |

@@ -4,6 +4,7 @@ and loudness per level.
     PYTHONPATH=. python tools/audio_check.py                      # every level's default replay
     PYTHONPATH=. python tools/audio_check.py 08_crumbling_heights --volumes 1 1
     PYTHONPATH=. python tools/audio_check.py --script my.txt --level levels/08_crumbling_heights.tmx
+    PYTHONPATH=. python tools/audio_check.py --script levels/replays/07_gauntlet.celeste.txt --feel presets/celeste.toml
 
 Each level plays in the real app in a child process, with SDL's disk audio driver (``SDL_AUDIODRIVER=disk``,
 the mixer's output written to a raw file: 44.1 kHz, signed 16-bit, stereo) and the dummy video driver.
@@ -55,7 +56,7 @@ def measure(raw: np.ndarray, sr: int = 44100) -> dict:
 
 
 def record(level: Path | None, script: Path, out_raw: Path, *, volumes=None, seconds: float | None = None,
-           data_dir: Path | None = None) -> None:
+           data_dir: Path | None = None, feel: Path | str | None = None) -> None:
     """Play ``script`` in the real app in a child process, the mixer recorded to ``out_raw``."""
     env = dict(os.environ, SDL_AUDIODRIVER="disk", SDL_DISKAUDIOFILE=str(out_raw), SDL_VIDEODRIVER="dummy",
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -64,6 +65,8 @@ def record(level: Path | None, script: Path, out_raw: Path, *, volumes=None, sec
         cmd = [sys.executable, str(Path(__file__).resolve()), "--child", "--script", str(script)]
         if level is not None:
             cmd += ["--level", str(level)]
+        if feel is not None:
+            cmd += ["--feel", str(feel)]
         if volumes is not None:
             cmd += ["--volumes", *map(str, volumes)]
         if seconds is not None:
@@ -83,7 +86,8 @@ def _child(args) -> int:
     from game.window.audio import pre_init
     from game.window.scenes.play import PlayScene
 
-    argv = ["--replay", args.script] + (["--level", args.level] if args.level else [])
+    argv = ["--replay", args.script] + (["--level", args.level] if args.level else []) + \
+        (["--feel", args.feel] if args.feel else [])
     app = App(build_parser().parse_args(argv))
     pre_init()
     code = app.start()
@@ -114,6 +118,7 @@ def main(argv=None) -> int:
     ap.add_argument("levels", nargs="*", help="level names (e.g. 08_crumbling_heights); default: all")
     ap.add_argument("--script", help="an input script to play instead of the default replays")
     ap.add_argument("--level", help="the level --script plays (default: the one its header names)")
+    ap.add_argument("--feel", help="the feel file the game plays under (a preset's replay: its preset)")
     ap.add_argument("--volumes", nargs=2, type=float, metavar=("MUSIC", "EFFECTS"))
     ap.add_argument("--seconds", type=float, help="stop recording after this many seconds")
     ap.add_argument("--keep", help="keep the raw recordings in this folder")
@@ -146,7 +151,7 @@ def main(argv=None) -> int:
         for name, level, script in jobs:
             raw_path = (keep or Path(tmp)) / f"{name}.raw"
             try:
-                record(level, script, raw_path, volumes=args.volumes, seconds=args.seconds)
+                record(level, script, raw_path, volumes=args.volumes, seconds=args.seconds, feel=args.feel)
             except RuntimeError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2

@@ -44,14 +44,16 @@ from .levelkinds import (
     PlatformSpec,
     SpringSpec,
     TurretSpec,
+    RefillSpec,
     VineSpec,
+    refill_box,
 )
 from .tiledjson import JsonProblem, embedded_tileset, map_tree, parse_json
 from .userfiles import FileProblem, read_bytes, shown
 
 __all__ = ["lint_level",
     "LevelError", "Area", "PlatformSpec", "EnemySpec", "TurretSpec", "SpringSpec", "CrumbleSpec",
-    "BreakableSpec", "VineSpec", "LevelData", "Limits", "LIMITS", "load_level", "COLLISION_VALUES",
+    "BreakableSpec", "VineSpec", "RefillSpec", "LevelData", "Limits", "LIMITS", "load_level", "COLLISION_VALUES",
     "OBJECT_CLASSES", "COIN_POINT_SIZE", "PLATFORM_SPEED",
 ]
 
@@ -255,6 +257,17 @@ class _Loader:
                 c, r = inside[0]
                 self.problem(where, f"{what} puts the player's {w}x{h} px box inside solid ground (tile {c},{r}); "
                                     "move it up so the player's feet rest on the floor")
+        for spec in level.refills:  # a crystal wholly inside solid ground can never be touched
+            x, y, bw, bh = refill_box(spec)
+            ts = grid.tile_size
+            c0, c1 = math.floor(x / ts), math.floor((x + bw - 1e-6) / ts)
+            r0, r1 = math.floor(y / ts), math.floor((y + bh - 1e-6) / ts)
+            cells = [(c, r) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+            if all(0 <= c < grid.cols and 0 <= r < grid.rows and grid.kind_at(c, r) == TileKind.SOLID
+                   for c, r in cells):
+                where = f"object {spec.id}" + (f" '{spec.name}'" if spec.name else "") + " (refill)"
+                self.problem(where, f"is inside solid ground (tile {cells[0][0]},{cells[0][1]}), where the player "
+                                    "can never touch it; move it into the open")
 
     def read_map_xml(self) -> ET.Element:
         """The map's XML tree; a JSON map (``.tmj``/``.json``) converted into the same tree, and external

@@ -20,8 +20,8 @@ from typing import Any, NamedTuple, Protocol
 
 __all__ = ["CameraZone", "PLAYER_BOX",
     "Limits", "LIMITS", "Area", "PlatformSpec", "EnemySpec", "TurretSpec", "SpringSpec", "CrumbleSpec",
-    "BreakableSpec", "VineSpec", "LevelData", "Prop", "Kind", "KINDS", "KIND_BY_NAME", "ENEMY_SIZE",
-    "DIRECTIONS", "docs_section", "tiled_property_types",
+    "BreakableSpec", "VineSpec", "RefillSpec", "LevelData", "Prop", "Kind", "KINDS", "KIND_BY_NAME", "ENEMY_SIZE",
+    "DIRECTIONS", "REFILL_SIZE", "refill_box", "docs_section", "tiled_property_types",
 ]
 
 
@@ -54,6 +54,7 @@ class Limits:
     enemies: int = 1024  # enemies in the map
     turrets: int = 256  # turrets in the map
     vines: int = 256  # vines in the map
+    refills: int = 1024  # refill crystals in the map
     body_side: float = 256.0  # px, the longest side of an enemy, turret or spring
     kind_tiles: int = 10_000  # crumble and breakable tiles placed in the tile layers together
 
@@ -220,6 +221,30 @@ class CameraZone(NamedTuple):
     id: int
 
 
+@dataclass(frozen=True)
+class RefillSpec:
+    """A dash refill crystal: touching it gives back the dashes spent; it comes back ``respawn`` s later."""
+
+    id: int
+    name: str
+    x: float  # px, top-left of its box (a point: the point, its box centred there; see rules/refills.py)
+    y: float  # px
+    w: float  # px; 0 for a point
+    h: float  # px
+    respawn: float  # s from its use to its return; 0: not before the player's next respawn
+
+
+REFILL_SIZE = 12.0  # px, the side of a point refill's box (the crystal's art is 12 x 12 px in a 16 px tile)
+
+
+def refill_box(spec) -> tuple[float, float, float, float]:
+    """``(x, y, w, h)`` px of a refill: its rectangle, or a ``REFILL_SIZE`` square centred on its point."""
+    if spec.w <= 0 or spec.h <= 0:
+        half = REFILL_SIZE / 2.0
+        return spec.x - half, spec.y - half, REFILL_SIZE, REFILL_SIZE
+    return spec.x, spec.y, spec.w, spec.h
+
+
 @dataclass
 class LevelData:
     path: Path
@@ -245,6 +270,7 @@ class LevelData:
     crumbles: list[CrumbleSpec] = field(default_factory=list)
     breakables: list[BreakableSpec] = field(default_factory=list)
     vines: list[VineSpec] = field(default_factory=list)
+    refills: list[RefillSpec] = field(default_factory=list)
     tmx: Any = None  # pytmx.TiledMap, for rendering
     layer_order: list[str] = field(default_factory=list)  # layer names in drawing order, groups flattened
     warnings: list[str] = field(default_factory=list)  # one line each: what the loader ignored (unknown classes)
@@ -396,6 +422,10 @@ def _vine(o: Obj) -> VineSpec:
     return VineSpec(o.id, o.name, o.x, o.y, o["length"])
 
 
+def _refill(o: Obj) -> RefillSpec:
+    return RefillSpec(o.id, o.name, o.x, o.y, o.w, o.h, o["respawn"])
+
+
 _ROUTE_NOTES = (
     "either `path` or `dx`/`dy`, not both. One rule for both: a route that goes nowhere (a path whose points "
     f"are all the same, or `dx` = `dy` = 0) is an error. A path has at most {LIMITS.path_points} points, and "
@@ -523,6 +553,15 @@ KINDS: tuple[Kind, ...] = (
          (_prop("mode", "string", "bound", "`bound`: keep the view inside; `lock`: hold it centred on the "
                 "zone", choices=("bound", "lock")),),
          _camera),
+    Kind("refill", "refills", ANY, "#ff8ef0e0",
+         "a dash refill crystal: touching it with a dash spent gives the dashes back (`[dash]` in the feel); it "
+         "is gone for `respawn` s, drawn dim. With a dash left the player passes through and it stays. A point "
+         "is its centre (a 12 x 12 px box); a rectangle is its box",
+         (_prop("respawn", "float", 2.5, "from its use to its return; 0: not before the player's next respawn",
+                "s", 0.0, 600.0),),
+         _refill, most="refills", side=True,
+         notes="Every crystal is back when the player respawns. The route finder (`python -m game check`) "
+               "knows them: which are gone, and for how long, is part of its state."),
 )
 
 KIND_BY_NAME = {k.name: k for k in KINDS}

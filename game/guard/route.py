@@ -13,6 +13,17 @@ and every later rule count), jumping between branches with ``Session.snapshot`` 
   full hold or the full rise; or drop through a one-way platform (down+jump). Durations follow the
   feel (seconds, and the full hold is ``jump.time_to_apex``). A macro also ends when the player lands or
   leaves the ground, so the next decision comes exactly there (a jump on landing, a coyote jump).
+- **The moves**, when the feel turns them on (all off: the macros and the key above, nothing more):
+  with ``wall.jump``, in the air beside a wall (a solid or slope tile, the map's side or a solid platform
+  within ``wall.jump_reach``, or still in the wall's coyote window), a wall jump holding no direction,
+  away or toward, for a tap, a third or all of the wall jump's rise; and coming within reach of a wall
+  in the air ends a macro, so the next decision is taken at the wall (slide down it by holding toward
+  it, with ``wall.slide``; kick off). With ``dash.enabled`` and a dash left, a dash each way the feel
+  allows (8, or 4 without ``dash.diagonals``; pressed as soon as the cooldown allows), the direction held
+  through it, deciding again where it ends and a medium moment later. The key then also holds the wall's
+  coyote count and side, the lock after a wall jump, the grip worn (in quarters), the dashes spent, the
+  dash under way (steps left, direction), the cooldown and a buffered dash press; and, in a level with
+  refill crystals, which are gone and for how long.
 - **Deduplication**: two states with the same coarse key are the same place to search from. The key holds
   what changes the future: the player's half-tile cell, velocity buckets, grounded, jumping, jump held,
   coyote left, dropping; the phase of every moving body nearby (moving platforms, enemies, bullets) and of
@@ -221,8 +232,9 @@ class _Node:
         return tuple(out)
 
 
+_AIMS = ("right", "up+right", "up", "up+left", "left", "down+left", "down", "down+right")  # the dash's 8 ways
 _BUTTONS = {w: parse_script(f"1 {w}")[0] for w in ("-", "left", "right", "jump", "left+jump", "right+jump",
-                                                   "down+jump")}
+                                                   "down+jump", *_AIMS, *(f"{a}+dash" for a in _AIMS))}
 
 
 class Search:
@@ -244,6 +256,18 @@ class Search:
         self.coyote = d.coyote_steps
         self.vx_grain = max(feel.run.max_speed / 3.0, 1.0)
         self.vy_grain = max(d.takeoff_speed / 4.0, 1.0)
+        # the moves the feel turns on (each widens the macros and the key; all off: exactly the old search)
+        wall, dash = feel.wall, feel.dash
+        self.wall_jump = wall.jump
+        self.wall_slide = wall.slide
+        self.wall_reach = wall.jump_reach + 1.0 if wall.jump else 1.0  # px beside the box that a wall counts in
+        self.wall_coyote = max(1, d.wall_coyote_steps) if wall.jump else 0
+        wall_full = max(1, round(d.wall_time_to_apex * hz))
+        self.wall_stops = sorted({1, max(1, round(wall_full * JUMP_SHARE)), wall_full})
+        self.grip_grain = max(1, d.grip_steps // 4)
+        self.dash = dash.enabled
+        self.dash_steps = d.dash_steps
+        self.dash_aims = _AIMS if dash.diagonals else _AIMS[::2]
         flight = feel.jump.time_to_apex + d.fall_time  # s, a full jump from take-off to landing
         self.movers = [_Mover(p, d.jump_distance + p.path.speed * flight, hz)
                        for p in self.session.world.platforms if len(p.path.points) > 1 and p.path.speed > 0]
@@ -362,6 +386,12 @@ class Search:
         cell = self.cell
         key = (int(p.x // cell), int(p.y // cell), round(p.vx / self.vx_grain), round(p.vy / self.vy_grain),
                p.on_ground, p.jumping, p.held.jump, max(0, self.coyote - p.air_steps), p.drop_left > 0)
+        if self.wall_jump or self.wall_slide:  # the wall's coyote count and side, the lock, the grip worn
+            key += (min(p.wall_steps, self.wall_coyote), p.wall_side if p.wall_steps < self.wall_coyote else 0,
+                    p.lock_left and p.lock_dir, -(-p.lock_left // TIMER_GRAIN), p.grip_used // self.grip_grain)
+        if self.dash:  # dashes left, in a dash (how far along, which way), cooling down
+            key += (p.dashes_spent, p.dash_left, p.dash_dir if p.dash_left else None, p.dash_cooldown > 0,
+                    p.since_dash is not None)
         cx, cy = p.x + p.w / 2, p.y + p.h / 2
         movers = [m.phase(i, cx, cy) for i, m in enumerate(self.movers) if m.near(cx, cy)]
         reach = self.reach
@@ -376,13 +406,19 @@ class Search:
 
     def _parts_key(self, step: int) -> tuple:
         """What the level's objects carry into the future: enemies alive, blocks broken, crumbles not at rest
-        (with their timers, in TIMER_GRAIN steps)."""
+        (with their timers, in TIMER_GRAIN steps), refill crystals gone (with theirs)."""
         s = self.session
         b = s.blocks
         crumbles = tuple((i, 0, (step - b.shook[i]) // TIMER_GRAIN) if b.fell[i] < 0 else
                          (i, 1, (b.back[i] - step) // TIMER_GRAIN if b.back[i] >= 0 else None)
                          for i in range(len(b.crumbles)) if b.shook[i] >= 0 or b.fell[i] >= 0)
-        return (tuple(s.enemies.alive), tuple(x >= 0 for x in b.broken), crumbles)
+        key = (tuple(s.enemies.alive), tuple(x >= 0 for x in b.broken), crumbles)
+        r = s.refills
+        if r.specs:  # refill crystals gone, with the steps until each is back (TIMER_GRAIN; None: not this life)
+            dt = s.world.dt
+            key += (tuple((i, (used + round(r.specs[i].respawn / dt) - step) // TIMER_GRAIN
+                           if r.specs[i].respawn > 0 else None) for i, used in enumerate(r.used) if used >= 0),)
+        return key
 
     def _rank(self) -> int:
         cp = self.session.checkpoint
@@ -422,7 +458,61 @@ class Search:
                     lanes.append(([(word, full)], tuple(self.jump_stops), True))
         if p.on_ground and p.ground is not None and p.ground.one_way:
             lanes.append(([("down+jump", 1)], (1,), True))
+        if self.wall_jump and not p.on_ground and p.air_steps >= self.coyote and not p.dashing \
+                and (p.wall_steps < self.wall_coyote or self._near_wall(p)):
+            lanes += self._wall_lanes(p)
+        if self.dash and not p.dashing and p.dashes_spent < self.feel.dash.count:
+            lanes += self._dash_lanes(p, walk)
         return lanes
+
+    def _wall_lanes(self, p) -> list:
+        """In the air beside a wall (or just off one): a wall jump, holding no direction, away or toward,
+        for a tap, a third of the wall jump's rise or all of it (the lock steers it away at first)."""
+        full = self.wall_stops[-1]
+        out = []
+        for word in ("jump", "right+jump", "left+jump"):
+            if p.held.jump:  # let go for a step first, or it is no press
+                out.append(([("-", 1), (word, full)], tuple(1 + k for k in self.wall_stops), True))
+            else:
+                out.append(([(word, full)], tuple(self.wall_stops), True))
+        return out
+
+    def _dash_lanes(self, p, walk) -> list:
+        """A dash each way the feel allows: the press (with the direction), the direction held through it,
+        a decision where it ends and a medium moment later (holding on)."""
+        n = self.dash_steps
+        after = walk[len(walk) // 2] if len(walk) > 1 else walk[-1]
+        cooling = p.dash_cooldown  # still cooling down: steer the aim's way (if sideways) until it is over
+        stops = (cooling + n, cooling + n + after)
+        lanes = []
+        for a in self.dash_aims:
+            side = "right" if "right" in a else "left" if "left" in a else "-"
+            plan = ([(side, cooling)] if cooling else []) + [(f"{a}+dash", 1)] + ([(a, n - 1 + after)] if n + after > 1
+                                                                               else [])
+            lanes.append((plan, stops, True))
+        return lanes
+
+    def _near_wall(self, p) -> bool:
+        """Something that may be a wall within the wall jump's reach of either side of the box: a solid or
+        slope tile, the map's side, a solid platform (a superset of the controller's walls: a lane it offers
+        in vain is only a wasted press)."""
+        grid = self.session.world.grid
+        ts, reach = grid.tile_size, self.wall_reach
+        x0, x1 = p.x - reach, p.x + p.w + reach
+        edges = grid.edges
+        if (edges.left and x0 < 0.0) or (edges.right and x1 > grid.width):
+            return True
+        kinds = grid.kinds
+        r0, r1 = max(0, int(p.y // ts)), min(grid.rows - 1, int((p.y + p.h - 1e-9) // ts))
+        for c in {int(x0 // ts), int((x1 - 1e-9) // ts)}:
+            if 0 <= c < grid.cols:
+                for r in range(r0, r1 + 1):
+                    if kinds[r, c] == TileKind.SOLID or kinds[r, c] == TileKind.SLOPE:
+                        return True
+        for m in self.session.world.platforms:
+            if not m.one_way and m.x < x1 and x0 < m.x + m.w and m.y < p.y + p.h and p.y < m.y + m.h:
+                return True
+        return False
 
     def _expand(self, node: _Node) -> None:
         """Play every macro from ``node``; each new state met at a stop, a landing, a take-off or a coin
@@ -430,11 +520,13 @@ class Search:
         s = self.session
         self.expanded += 1
         s.restore(node.snap)
+        walls = self.wall_jump
         for segments, stops, jumping in self._lanes():
             s.restore(node.snap)
             plan = [word for word, count in segments for _ in range(count)]
             waiting = len(plan) > stops[-1]  # a wait: every step may end it
             deaths, grounded, taken = s.deaths, s.player.on_ground, len(s.collected)
+            near = walls and not grounded and self._near_wall(s.player)
             parent, word, run = node, None, 0  # the route so far: parent + `run` steps of `word`
             for done, w in enumerate(plan, 1):
                 s.step(_BUTTONS[w])
@@ -448,6 +540,9 @@ class Search:
                 p = s.player
                 turned = p.on_ground != grounded and not (jumping and done <= stops[0])  # landed or left
                 grounded = p.on_ground
+                if walls:  # in the air, come within reach of a wall: decide there (slide, kick off)
+                    was_near, near = near, not grounded and self._near_wall(p)
+                    turned = turned or (near and not was_near and not (jumping and done <= stops[0]))
                 coin = len(s.collected) > taken
                 box = self.waypoint
                 touch = box is not None and p.x < box[0] + box[2] and box[0] < p.x + p.w and \

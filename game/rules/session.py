@@ -22,7 +22,8 @@ Rules (one fixed step each call):
 - Coins are collected once each; a collected coin stays collected after a death.
 - The level objects live in their own modules, each a "part" with ``after_step`` rules, ``state()`` /
   ``set_state()`` for snapshots and ``reset()`` on a respawn: ``enemies.py`` (stomps and hits),
-  ``hazards.py`` (turrets, bullets, springs), ``blocks.py`` (crumble, breakable), ``vines.py``. On a
+  ``hazards.py`` (turrets, bullets, springs), ``blocks.py`` (crumble, breakable), ``vines.py``,
+  ``refills.py`` (dash refill crystals: a ``refill`` event when one gives the dashes back). On a
   respawn what the player destroyed stays destroyed (stomped enemies, broken blocks, their coins) and
   what moves starts over (living enemies at their start, no bullets, fallen crumbles back).
 - The view: the session keeps the camera the window draws with (``camera``: ``VIEW_W`` x ``VIEW_H`` px,
@@ -31,8 +32,11 @@ Rules (one fixed step each call):
   sees. A turret fires only while its box is on screen or within ``TURRET_WAKE`` px of it: every bullet
   comes from a gun the player could see.
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
+- The moves (when the feel turns them on) return extra events for sound and particles: ``wall_jump``
+  (a wall or climb jump; then no ``jump``), ``dash`` (a dash starts) and ``wall_slide`` (every step the
+  player slides down a wall: the window paces its scrape).
 - When several things happen in one step they are handled in this order: stomps, springs, crumbles,
-  breaks (with their coins), checkpoints, coins, trigger enter/exit, goal, death (``hit`` first when an
+  breaks (with their coins), refills, checkpoints, coins, trigger enter/exit, goal, death (``hit`` first when an
   enemy or a bullet did it; a goal reached on the step a hazard is touched wins).
 - ``time`` is the level time in seconds: each step adds the step length (1 / ``physics.hz``) of the feel
   in force for that step, so retuning ``physics.hz`` mid-run keeps the clock and the best time honest.
@@ -52,6 +56,7 @@ from .blocks import Blocks
 from .camera import VIEW_H, VIEW_W, Camera
 from .enemies import ENEMY, HERO, SHOT, Enemies
 from .hazards import Hazards
+from .refills import Refills
 from .vines import Vines
 from game.files.levelfile import COIN_POINT_SIZE, Area, LevelData
 from game.files.levelkinds import PLAYER_BOX
@@ -62,8 +67,11 @@ __all__ = ["PLAYER_W", "PLAYER_H", "DEATH_STEPS", "CONTRACT_EVENTS", "EXTRA_EVEN
 PLAYER_W, PLAYER_H = PLAYER_BOX  # px, the player's collision box (the map linter checks spawns with it)
 DEATH_STEPS = 20  # steps the player stays dead (frozen, hidden) before the respawn step
 CONTRACT_EVENTS = ("enter", "exit", "checkpoint", "coin", "death", "goal",  # in Session.events and JSON
-                   "stomp", "hit", "spring", "crumble", "break")
-EXTRA_EVENTS = ("jump", "land", "respawn")  # returned by step() for sound and particles only
+                   "stomp", "hit", "spring", "crumble", "break", "refill")
+EXTRA_EVENTS = ("jump", "land", "respawn",  # returned by step() for sound and particles only
+                "wall_jump", "dash", "wall_slide")
+# the engine's move events (ActorEvent.kind) -> the extra event a step returns (a climb jump is a wall jump)
+_MOVES = {"wall_jump": "wall_jump", "climb_jump": "wall_jump", "dash": "dash", "wall_slide": "wall_slide"}
 
 TURRET_WAKE = 16.0  # px beyond the view's edge within which a turret still fires (a tile)
 
@@ -121,8 +129,9 @@ class Session:
         self.hazards = Hazards(self.world, level)
         self.blocks = Blocks(self.world, level)
         self.vines = Vines(self.world, level)
+        self.refills = Refills(self.world, level)
         # the level objects, each with state(), set_state() and reset() (on a respawn)
-        self.parts = (self.enemies, self.hazards, self.blocks, self.vines)
+        self.parts = (self.enemies, self.hazards, self.blocks, self.vines, self.refills)
         # Trigger order is event order within a step (see the module docstring).
         for kind, areas in (("checkpoint", level.checkpoints), ("coin", level.coins),
                             ("trigger", level.triggers), ("goal", level.goals), ("hazard", level.hazards)):
@@ -133,6 +142,7 @@ class Session:
                     w = h = COIN_POINT_SIZE
                 self.world.add(Trigger(x, y, w, h, name=area.name, data=(kind, area), senses=HERO))
 
+        self._moves = self.feel.derived.moves  # a move's events are looked for only when the feel has one on
         self.steps = 0
         self._clock = (0.0, 0)  # (s before the current step rate, steps since): exact steps / hz at one rate
         self.deaths = 0
@@ -170,8 +180,11 @@ class Session:
             p.held = buttons
         else:
             result = self.world.step(buttons)
-        if any(c is p for c in result.jumped):
+        moved = self._moves and [_MOVES[e.kind] for e in result.events if e.actor is p and e.kind in _MOVES]
+        if any(c is p for c in result.jumped) and not (moved and "wall_jump" in moved):
             out.append(self._event("jump", ""))
+        if moved:
+            out.extend(self._event(kind, "") for kind in moved)
         if any(c is p for c in result.landed):
             out.append(self._event("land", ""))
 
@@ -197,6 +210,7 @@ class Session:
                 out.append(self._event("coin", block.name))
         if broke:
             self._count_coins()
+        out.extend(self._event("refill", r.name) for r in self.refills.after_step(None if self.dead else p))
         for ev in result.triggers:
             if ev.actor is not p:
                 continue
@@ -301,7 +315,7 @@ class Session:
                     "_dead_left", "_clock", "invincible")
     STATE_CONTAINERS = ("collected", "events", "_inside", "_taken")
     STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
-                  "blocks", "vines", "camera")  # (snapshotted apart)
+                  "blocks", "vines", "refills", "camera", "_moves")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
     def snapshot(self) -> SessionSnapshot:
@@ -342,6 +356,7 @@ class Session:
         """Hot reload: keep positions, velocities, timers and the level time."""
         self._clock = (self.time, 0)
         self.feel = feel
+        self._moves = feel.derived.moves
         self.world.set_feel(feel)
 
     def state_hash(self) -> str:

@@ -37,6 +37,7 @@ LOUDNESS = {
     "land": -24.0, "menu_move": -20.0, "jump": -17.0, "pause": -16.0, "respawn": -15.0,
     "menu_confirm": -14.0, "coin": -12.0, "death": -11.0, "checkpoint": -10.0, "goal": -7.0,
     "crumble": -20.0, "stomp": -18.0, "break": -18.0, "spring": -15.0,
+    "wall_slide": -27.0, "wall_jump": -17.0, "dash": -17.5, "refill": -13.0,
 }
 MUSIC_LOUDNESS = -21.0  # every loop is scaled to this (then by the music volume): under the effects
 
@@ -50,7 +51,8 @@ CEILING = 0.93  # of full scale (-0.6 dBFS): what the sum of every voice's peak 
 EFFECT_VOICES = 6  # mixer channels for effects (two more are the music's)
 MUSIC_UNDER_EFFECTS = 0.8  # music gain while an effect sounds (-1.9 dB): effects sit on top
 VOICE_CAP = {"stomp": 2, "break": 2, "crumble": 2}  # voices of one effect at once; every other effect: 1
-RETRIGGER = {"checkpoint": 0.6, "goal": 1.0, "death": 0.3, "respawn": 0.3, "land": 0.06, "pause": 0.1}  # s
+RETRIGGER = {"checkpoint": 0.6, "goal": 1.0, "death": 0.3, "respawn": 0.3, "land": 0.06, "pause": 0.1,  # s
+             "wall_slide": 0.11}  # a slide asks every step: one scrape per 0.11 s at most, on one voice
 COIN_STEPS = (0, 2, 4, 5, 7, 9, 11, 12, 14, 16)  # semitones: coins picked in a run climb a major scale
 COIN_RUN = 0.7  # s: a coin within this of the last one is the run's next step; later, the run restarts
 TAIL_BLOCK = 0.01  # s per entry of a voice's remaining-peak table
@@ -260,6 +262,32 @@ def synthesize(sr: int = SAMPLE_RATE) -> dict[str, np.ndarray]:
 
     n = int(0.35 * sr)  # crumble: soft gravel trickling away
     s["crumble"] = _smooth(noise(n, sr, 2200, seed=9) * envelope(n, sr, attack=0.02, decay=0.2), 5)
+
+    n = int(0.1 * sr)  # wall slide: one rough scrape (repeated while sliding, see RETRIGGER)
+    grit = _smooth(noise(n, sr, 4200, seed=11), 3) * (1 + 0.5 * np.sin(2 * np.pi * 55 * np.arange(n) / sr))
+    s["wall_slide"] = grit * envelope(n, sr, attack=0.015, decay=0.06, sustain=0.3, release=0.02)
+
+    n = int(0.18 * sr)  # wall jump: a scuff off the wall, then a chirp higher than the jump's
+    scuff = _smooth(noise(n, sr, 5000, seed=13), 2) * envelope(n, sr, decay=0.025)
+    chirp = square(sweep(330, 880, n), n, sr, 0.25) * envelope(n, sr, attack=0.01, decay=0.09, release=0.03)
+    s["wall_jump"] = _smooth(0.6 * scuff + 0.7 * chirp)
+
+    n = int(0.26 * sr)  # dash: a whoosh (noise opening up) under a falling swoosh
+    t = np.arange(n) / sr
+    k = t / t[-1]  # the air brightens as it opens: a dark hiss crossfaded into a bright one
+    air = _smooth((1 - k) * noise(n, sr, 2500, seed=17) + k * noise(n, sr, 11000, seed=19), 2) \
+        * envelope(n, sr, attack=0.02, decay=0.12)
+    swoosh = triangle(sweep(900, 260, n), n, sr) * envelope(n, sr, attack=0.005, decay=0.1)
+    s["dash"] = _smooth(0.8 * air + 0.5 * swoosh)
+
+    s["refill"] = _smooth(  # refill: a glassy two-note chime
+        _mix(
+            _concat(_note(NOTE["E6"], 0.05, sr, "triangle", decay=0.5, sustain=0.6),
+                    _note(NOTE["B5"] * 2, 0.22, sr, "triangle", decay=0.1)),
+            0.35 * _concat(_note(NOTE["E6"] * 2, 0.05, sr, "square", 0.125, decay=0.3, sustain=0.4),
+                           _note(NOTE["E6"] * 2, 0.22, sr, "square", 0.125, decay=0.06)),
+        )
+    )
 
     s["menu_move"] = _smooth(_note(NOTE["A5"], 0.045, sr, "square", 0.5, decay=0.03))
     s["menu_confirm"] = _smooth(

@@ -1,5 +1,6 @@
 """Drawing the level's object kinds -- enemies, turrets and their bullets, springs, crumbling ground,
-breakable blocks, vines and the hit puff -- from plain state (where, which way, which pose, how far along).
+breakable blocks, vines, refill crystals and the hit puff -- from plain state (where, which way, which
+pose, how far along).
 
 Nothing here steps anything: the game hands each function the interpolated box and the pose of the thing,
 and the time it has been in that pose, and gets it drawn at the camera's rounding (``view.at``). Frames
@@ -10,6 +11,7 @@ from the same table); ``Art`` loads them, with plain stand-ins when the sheet is
 from __future__ import annotations
 
 import functools
+import math
 from typing import NamedTuple
 
 import pygame
@@ -17,7 +19,8 @@ import pygame
 __all__ = ["OBJECT_FRAMES", "ENEMY_POSES", "Frames", "EnemyLook", "draw_enemy", "draw_turret", "draw_bullet",
            "BULLET_HALO", "BULLET_HALO_R",
            "draw_puff", "draw_spring", "draw_crumble", "draw_breakable", "draw_debris", "draw_vine",
-           "crumble_stage", "shake", "stand_in", "SPRING_POSES", "FLASH_TIME", "PUFF_TIME", "DEBRIS_TIME"]
+           "crumble_stage", "shake", "stand_in", "SPRING_POSES", "FLASH_TIME", "PUFF_TIME", "DEBRIS_TIME",
+           "draw_refill", "REFILL_COLOURS"]
 
 class Frames(NamedTuple):
     x: int  # px, the first frame's top-left in objects.png
@@ -237,6 +240,39 @@ def draw_vine(surf, art, view, points) -> None:
 
 
 VINE_DARK, VINE_STEM = (25, 60, 62), (62, 137, 72)
+
+# a refill crystal, drawn procedurally (no sheet frames): outline, body, facet, glint (the palette's)
+REFILL_COLOURS = ((24, 20, 37), (44, 232, 245), (167, 255, 252), (255, 255, 255))
+REFILL_DIM = (90, 105, 136)  # the outline left while it is gone
+REFILL_BOB = (1.0, 1.6)  # px up and down, s per bob
+
+
+def draw_refill(surf, view, x: float, y: float, w: float, h: float, t: float, back: float = 1.0) -> None:
+    """A refill crystal centred in its box (map px): a diamond about 12 px tall bobbing gently, with a
+    facet and a glint that sweeps across every few seconds. ``back`` 1: it is there; 0..1: it is gone, drawn
+    as a dim outline whose lower part fills as its return nears (``back`` of the way there)."""
+    sx, sy = view.at(x + w / 2, y + h / 2)
+    if back >= 1.0:
+        sy += round(REFILL_BOB[0] * math.sin(2 * math.pi * t / REFILL_BOB[1]))
+    r = 6  # px, half its height; half its width is 4
+    pts = [(sx, sy - r), (sx + 4, sy), (sx, sy + r), (sx - 4, sy)]
+    outline, body, facet, glint = REFILL_COLOURS
+    if back < 1.0:
+        pygame.draw.polygon(surf, REFILL_DIM, pts, 1)
+        fill = int(round((2 * r - 2) * max(0.0, back)))
+        if fill > 0:  # the crystal grows back from the bottom
+            clip = surf.get_clip()
+            surf.set_clip(pygame.Rect(sx - 4, sy + r - 1 - fill, 9, fill).clip(clip))
+            pygame.draw.polygon(surf, REFILL_DIM, [(sx, sy - r + 2), (sx + 2, sy), (sx, sy + r - 2), (sx - 2, sy)])
+            surf.set_clip(clip)
+        return
+    pygame.draw.polygon(surf, body, pts)
+    pygame.draw.polygon(surf, facet, [(sx, sy - r + 1), (sx + 2, sy - 1), (sx, sy), (sx - 2, sy - 1)])
+    pygame.draw.polygon(surf, outline, pts, 1)
+    sweep = (t % 2.4) / 0.4  # a glint crosses the crystal in 0.4 s every 2.4 s
+    if sweep < 1.0:
+        gx = sx - 3 + round(6 * sweep)
+        surf.fill(glint, (gx, sy - 2, 1, 3))
 
 
 def _tile(surf, img, view, x: float, y: float, w: float, h: float) -> None:

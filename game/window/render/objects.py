@@ -1,5 +1,5 @@
 """Drawing a session's level objects in play -- vines, springs, turrets, crumbles, breakables and their
-debris, enemies, bullets and puffs -- with the frames of ``render/kinds.py``, from the session's state.
+debris, refill crystals, enemies, bullets and puffs -- with the frames of ``render/kinds.py``, from the session's state.
 
 Times come from the world's step count plus the frame's ``alpha`` (a pose or a crack stage follows the
 simulation, also after a snapshot is restored). :class:`BlockTiles` keeps the map's tiles in step with
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from game.rules.hazards import spring_pose
 from .kinds import (PUFF_TIME, EnemyLook, draw_breakable, draw_bullet, draw_crumble, draw_debris,
-                    draw_enemy, draw_puff, draw_spring, draw_turret, draw_vine)
+                    draw_enemy, draw_puff, draw_refill, draw_spring, draw_turret, draw_vine)
 
 __all__ = ["BlockTiles", "draw_level_objects", "enemy_pose"]
 
@@ -76,6 +76,16 @@ def draw_level_objects(surf, art, session, alpha: float, view, t: float) -> None
             draw_debris(surf, art, view, spec.x, spec.y, spec.w, spec.h, "breakable", (now - broke) * dt)
         elif not spec.cells:
             draw_breakable(surf, art, view, spec.x, spec.y, spec.w, spec.h, spec.coin)
+
+    refills = session.refills
+    for i, (x, y, w, h) in enumerate(refills.boxes):
+        if _visible(view, surf, x, y, w, h):
+            back = 1.0
+            if not refills.ready(i):
+                total = refills.specs[i].respawn
+                back = 0.0 if total <= 0 else max(0.0, 1.0 - (refills.back_in(i) - alpha * dt) / total)
+                back = min(back, 0.999)
+            draw_refill(surf, view, x, y, w, h, t + 0.37 * i, back)
 
     en = session.enemies
     vw, vh = surf.get_size()

@@ -243,6 +243,20 @@ class PlayScene(Scene):
             self.squash.jump()
             fx.jump_dust(*feet)
             sfx("jump")
+        elif kind == "wall_jump":  # (a wall jump gives this instead of "jump")
+            self.squash.jump()
+            sfx("wall_jump")
+        elif kind == "dash":
+            sfx("dash")
+        elif kind == "wall_slide":  # every sliding step: the mixer paces the scrape (RETRIGGER)
+            sfx("wall_slide")
+        elif kind == "refill":
+            refills = s.refills
+            for i, spec in enumerate(refills.specs):
+                if spec.name == ev.name and refills.used[i] == s.world.steps:
+                    x, y, w, h = refills.boxes[i]
+                    fx.sparkle(x + w / 2, y + h / 2, 10)
+            sfx("refill")
         elif kind == "land":
             strength = min(1.0, max(0.0, vy_before) / 320)
             if strength > 0.15:

@@ -376,3 +376,20 @@ def test_the_real_game_does_not_clip_where_it_used_to(tmp_path):
     assert m["seconds"] > 2.0, m
     assert m["peak"] > 3000, f"the recording is nearly silent: {m}"
     assert m["clipped"] == 0, m
+
+
+def test_a_wall_slide_asked_every_step_scrapes_at_most_every_retrigger():
+    sr = 8000
+    waves = audio_mod.synthesize(sr)
+    now = [0.0]
+    channels = [FakeChannel(lambda: now[0]) for _ in range(audio_mod.EFFECT_VOICES)]
+    voices = audio_mod.Voices(channels, lambda: now[0])
+    tail = audio_mod.tail_peaks(waves["wall_slide"], sr)
+    for i in range(120):  # two seconds of sliding at 60 Hz: an event every step
+        now[0] = i / 60
+        voices.start("wall_slide", "wall_slide", tail, 1.0, 0.3)
+        assert sum(1 for v in voices.active(now[0]) if v.until == float("inf")) <= 1  # one voice at a time
+    plays = sum(len(c.log) for c in channels)
+    assert 2 / audio_mod.RETRIGGER["wall_slide"] - 2 <= plays <= 2 / audio_mod.RETRIGGER["wall_slide"] + 1
+    loud = {k: audio_mod.loudness(w, sr) for k, w in waves.items()}
+    assert loud["wall_slide"] < loud["land"] < loud["wall_jump"]  # a scrape heard all slide long is the quietest

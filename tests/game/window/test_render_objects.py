@@ -74,3 +74,27 @@ def test_a_hopper_crouches_before_its_hop_and_shows_its_rise_and_fall():
     assert enemy_pose("hopper", b, 30, 60) == "jump"
     b.vy = 10.0
     assert enemy_pose("hopper", b, 30, 60) == "fall"
+
+
+def test_a_refill_crystal_is_drawn_bright_and_dim_while_it_is_gone(art, write_map):
+    text = "\n".join(["." * 20] * 3 + ["P" + "." * 18 + "G", "#" * 20])
+    crystal = '<object id="ID" name="crystal" type="refill" x="100" y="20"><point/></object>'
+    s = Session(load_level(write_map("refill.tmx", text, [crystal])))
+    view = View(0.0, 0.0)
+    box = s.refills.boxes[0]
+    surf = pygame.Surface((480, 270), pygame.SRCALPHA)
+
+    def colours() -> set:
+        surf.fill((0, 0, 0, 0))
+        draw_level_objects(surf, art, s, 1.0, view, 0.0)
+        x, y, w, h = (int(v) for v in box)
+        return {tuple(surf.get_at((x + i, y + j)))[:3] for i in range(-2, w + 2) for j in range(-3, h + 3)
+                if surf.get_at((x + i, y + j)).a}
+
+    there = colours()
+    assert (44, 232, 245) in there and len(there) >= 3  # body, facet, outline
+    full = drawn_at(art, s, box, view)
+    assert full > 30
+    s.refills.used[0] = s.world.steps  # used this step: a dim outline, nothing bright
+    gone = colours()
+    assert gone and (44, 232, 245) not in gone and drawn_at(art, s, box, view) < full / 2

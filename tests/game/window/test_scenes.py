@@ -336,7 +336,8 @@ def test_music_follows_the_scenes_and_every_sound_is_used(app):
     assert isinstance(app.scenes.current, CompleteScene) and fake.music == "meadow"
     from game.window.audio import NAMES
     unused = set(NAMES) - set(fake.sounds) - {"coin", "checkpoint", "jump", "land", "menu_move", "menu_confirm",
-                                              "stomp", "spring", "crumble", "break"}  # (the next test)
+                                              "stomp", "spring", "crumble", "break",  # (the next tests)
+                                              "wall_jump", "wall_slide", "dash", "refill"}
     assert not unused, f"sounds built but never played: {unused}"
 
 
@@ -546,6 +547,52 @@ def test_the_level_objects_events_play_their_sounds(app):
     for kind, name in (("stomp", "goomba"), ("spring", "boing"), ("crumble", "ledge"), ("break", "brick")):
         play.on_event(GameEvent(1, kind, name), 0.0)
     assert fake.sounds == ["stomp", "spring", "crumble", "break"]
+
+
+def test_the_moves_play_their_sounds_and_a_slide_scrapes_at_a_pace(app, monkeypatch):
+    """The shaft climbed by wall jumps under the walls feel, in the play scene: each kick sounds (not as a
+    jump), the slides ask every step and the mixer's RETRIGGER paces them; a dash and a refill sound too."""
+    from engine import Buttons
+    from game.files.catalog import LevelInfo
+    from game.files.feelfile import load_feel
+    from game.files.inputscript import read_script
+    from game.rules.session import GameEvent
+    from game.window import audio as audio_mod
+    from game.window.scenes.play import PlayScene
+
+    fake = app.audio = FakeAudio()
+    moves = MAPS / "moves"
+    feel = load_feel(moves / "moves.toml")
+    monkeypatch.setattr(app, "feel", feel, raising=False)
+    path = moves / "shaft.tmx"
+    play = PlayScene(app, LevelInfo(path, path.name, "Shaft", None, 0))
+    play.session.set_feel(feel)
+    kinds = []
+    for b in read_script(moves / "shaft.txt").steps:
+        events = play.session.step(b)
+        kinds += [e.type for e in events]
+        for ev in events:
+            play.on_event(ev, 0.0)
+    assert kinds.count("wall_jump") == fake.sounds.count("wall_jump") >= 3
+    assert fake.sounds.count("jump") == kinds.count("jump") == 1  # the floor's jump only
+    play = PlayScene(app, LevelInfo(path, path.name, "Shaft", None, 0))
+    play.session.set_feel(feel)
+    p = play.session.player
+    p.teleport(16.0, 100.0)  # in the shaft against its left wall, falling: hold left to slide
+    for _ in range(20):
+        for ev in play.session.step(Buttons(left=True)):
+            play.on_event(ev, 0.0)
+    assert fake.sounds.count("wall_slide") >= 15  # asked every sliding step (the mixer paces them)
+    gap = moves / "dash_gap.tmx"
+    play = PlayScene(app, LevelInfo(gap, gap.name, "Gap", None, 0))
+    play.session.set_feel(feel)
+    for b in read_script(moves / "dash_gap.txt").steps[:3]:
+        for ev in play.session.step(b):
+            play.on_event(ev, 0.0)
+    assert fake.sounds[-1] == "dash"
+    play.on_event(GameEvent(1, "refill", ""), 0.0)
+    assert fake.sounds[-1] == "refill"
+    assert audio_mod.RETRIGGER["wall_slide"] >= 0.1  # a slide asks every step; the mixer plays one per 0.1 s
 
 
 def test_the_level_list_counts_the_coins_hidden_in_breakable_objects_and_tiles(tmp_path):
