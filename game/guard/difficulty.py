@@ -221,7 +221,7 @@ def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: 
         moves.append(Move(step, button, kind, counts[-1], counts[1], col, row))
     full = 2 * shift + 1
     matter = [m for m in moves if m.window < full]
-    figure = sum(math.log2(full / m.window) for m in matter)
+    figure = float(sum(math.log2(full / m.window) for m in matter))
     tight = sum(m.window <= tight_steps for m in matter)
     return Difficulty(figure, len(matter), tight, tuple(moves), shift, tight_steps, simulated)
 
