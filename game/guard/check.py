@@ -1,7 +1,7 @@
 """``python -m game check``: can every level still be finished under a feel file, and where not?
 
-    python -m game check [LEVEL ...] [--feel FILE] [--budget STATES] [--coins] [--routes DIR] [--fresh]
-                         [--jobs N] [--time-cap SECONDS] [--json]
+    python -m game check [LEVEL ...] [--feel FILE ...] [--budget STATES] [--coins] [--routes DIR] [--fresh]
+                         [--jobs N] [--time-cap SECONDS] [--difficulty] [--plot FILE.png] [--json]
 
 For each level (default: every map in ``levels/``, or ``$TILEFEEL_LEVELS_DIR``) three outcomes:
 
@@ -15,6 +15,11 @@ earlier check), then its shipped replays (``levels/replays/STEM.FEEL.txt`` for a
 ``STEM.txt``, the others); the first that completes the level is the verdict. Where they all fail, the one
 that got furthest seeds a search from its last checkpoint, then the search from the start runs
 (``game/guard/route.py``). ``--fresh`` skips the known routes. One process per level, on every core.
+
+A level not finished says why (``why.py``: the nearest unreached surface and what the feel lacks); with
+``--difficulty`` each route found is timed (``difficulty.py``) and ``--plot`` draws the curve (``plot.py``),
+one line per ``--feel``. Each worker loads its own map (one map in memory per worker); a map that cannot be
+loaded is its own ``error:`` line and exit code 2, the others still checked.
 
 Exit code 0 when every level is finished, 1 when one is impossible, 3 when one is unknown and none is
 impossible, 2 on bad input (one line). ``--routes DIR`` writes each route found as an input script with
