@@ -78,7 +78,13 @@ def build_check_parser() -> argparse.ArgumentParser:
                             "(one simulation each), then a search. Exit 0: every level finished; 1: one is "
                             "impossible; 3: one is unknown (budget spent) and none impossible; 2: bad input.")
     p.add_argument("levels", nargs="*", metavar="LEVEL", help="maps or folders of maps (default: levels/)")
-    p.add_argument("--feel", metavar="FILE", help="feel file; keys it names override the defaults")
+    p.add_argument("--feel", metavar="FILE", action="append",
+                   help="feel file; keys it names override the defaults ('default': none). Given again: the "
+                        "levels are checked under each feel in turn")
+    p.add_argument("--difficulty", action="store_true",
+                   help="time every jump and dash of each route found: a difficulty figure per level, the curve")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the difficulty curve (one line per --feel) to a PNG "
+                                                      "(implies --difficulty)")
     p.add_argument("--budget", type=_positive_int, default=DEFAULT_STATES, metavar="STATES",
                    help=f"search states per level (default {DEFAULT_STATES}): the same verdict on any machine")
     p.add_argument("--coins", action="store_true", help="after the goal, search for every coin too")
@@ -159,11 +165,20 @@ def _dispatch(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     from game.guard.check import run_check, run_lint
 
+    from game.guard.check import FeelRun
+
     if args.lint:
         return run_lint(args.levels)
-    return run_check(args.levels, _load_feel(args.feel), args.feel or "the default feel", args.budget,
-                     args.routes, args.json, coins=args.coins, fresh=args.fresh, jobs=args.jobs,
-                     seconds=args.time_cap, feel_path=args.feel)
+    runs = []
+    for name in args.feel or [None]:
+        if name is None or (name == "default" and not Path(name).exists()):
+            runs.append(FeelRun(_load_feel(None), "the default feel", None))
+        else:
+            runs.append(FeelRun(_load_feel(name), name, name))
+    first = runs[0]
+    return run_check(args.levels, first.feel, first.name, args.budget, args.routes, args.json, coins=args.coins,
+                     fresh=args.fresh, jobs=args.jobs, seconds=args.time_cap, feel_path=first.path,
+                     difficulty=args.difficulty, plot=args.plot, more_feels=runs[1:])
 
 
 def _script_feel(script_path, script):

@@ -1,7 +1,7 @@
 """``python -m game check``: can every level still be finished under a feel file, and where not?
 
-    python -m game check [LEVEL ...] [--feel FILE] [--budget STATES] [--coins] [--routes DIR] [--fresh]
-                         [--jobs N] [--time-cap SECONDS] [--json]
+    python -m game check [LEVEL ...] [--feel FILE ...] [--budget STATES] [--coins] [--routes DIR] [--fresh]
+                         [--jobs N] [--time-cap SECONDS] [--difficulty] [--plot FILE.png] [--json]
 
 For each level (default: every map in ``levels/``, or ``$TILEFEEL_LEVELS_DIR``) three outcomes:
 
@@ -16,6 +16,11 @@ earlier check), then its shipped replays (``levels/replays/STEM.FEEL.txt`` for a
 that got furthest seeds a search from its last checkpoint, then the search from the start runs
 (``game/guard/route.py``). ``--fresh`` skips the known routes. One process per level, on every core.
 
+A level not finished says why (``why.py``: the nearest unreached surface and what the feel lacks); with
+``--difficulty`` each route found is timed (``difficulty.py``) and ``--plot`` draws the curve (``plot.py``),
+one line per ``--feel``. Each worker loads its own map (one map in memory per worker); a map that cannot be
+loaded is its own ``error:`` line and exit code 2, the others still checked.
+
 Exit code 0 when every level is finished, 1 when one is impossible, 3 when one is unknown and none is
 impossible, 2 on bad input (one line). ``--routes DIR`` writes each route found as an input script with
 ``level`` and ``feel`` headers, so ``python -m game --headless --replay DIR/LEVEL.txt`` plays it as found.
@@ -27,19 +32,22 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from engine import FeelConfig
 
 from game.files.inputscript import DEFAULT_FEEL, ScriptError, format_script, read_script
 from game.files.userfiles import CliError, FileProblem, write_atomic
 from game.files.levelfile import LevelData, load_level
+from .difficulty import Difficulty, measure
 from .route import DEFAULT_STATES, SAFETY_SECONDS, RouteReport, find_routes
+from .why import Why, explain
 from game.rules.session import Session
 
-__all__ = ["DEFAULT_BUDGET", "LevelCheck", "check_level", "level_paths", "route_script", "run_check", "run_lint",
-           "known_routes", "exit_code", "EXIT_IMPOSSIBLE", "EXIT_UNKNOWN"]
+__all__ = ["DEFAULT_BUDGET", "LevelCheck", "FeelRun", "check_level", "level_paths", "route_script", "run_check",
+           "run_lint", "known_routes", "exit_code", "difficulty_line", "curve_line", "EXIT_IMPOSSIBLE", "EXIT_UNKNOWN"]
 
 DEFAULT_BUDGET = DEFAULT_STATES  # states of search per level
 LEVELS_DIR = Path(__file__).resolve().parents[2] / "levels"
@@ -53,17 +61,23 @@ class LevelCheck:
     """One level's verdict: the route finder's report plus what a replay of the route collected."""
 
     path: Path
-    level: LevelData
+    level: LevelData | None  # None in the parent of a worker that checked it (the map stays in the worker)
     report: RouteReport
     route_coins: int  # coins the goal route itself collects
     route_file: Path | None = None
+    why: Why | None = None  # not finished: the obstacle (game/guard/why.py)
+    difficulty: Difficulty | None = None  # finished, with difficulty=True: the route's timing (difficulty.py)
+    tile_size: int = 16  # px, the map's (kept for the text and JSON when ``level`` is not)
 
     @property
     def outcome(self) -> str:
         return self.report.outcome
 
+    def _replace_route_file(self, target: Path) -> LevelCheck:
+        return replace(self, route_file=target)
+
     def as_dict(self) -> dict:
-        r, ts = self.report, self.level.tile_size
+        r, ts = self.report, self.tile_size
         stuck = None
         if r.stuck is not None:
             s = r.stuck
@@ -89,6 +103,8 @@ class LevelCheck:
             "seconds": round(r.seconds, 2),
             "goal_seconds": None if r.goal_seconds is None else round(r.goal_seconds, 2),
             "route_file": None if self.route_file is None else str(self.route_file),
+            "why": None if self.why is None else self.why.as_dict(),
+            "difficulty": None if self.difficulty is None else self.difficulty.as_dict(),
         }
 
 
@@ -143,8 +159,9 @@ def known_routes(path: Path, feel_name: str | None = None, routes: Path | None =
 
 def check_level(path: Path, feel: FeelConfig, budget: int | None = DEFAULT_BUDGET, *,
                 seconds: float | None = SAFETY_SECONDS, coins: bool = False, level: LevelData | None = None,
-                known=()) -> LevelCheck:
-    """Check one level; a route found is replayed from a fresh start and must complete it."""
+                known=(), difficulty: bool = False) -> LevelCheck:
+    """Check one level; a route found is replayed from a fresh start and must complete it. Not finished: say
+    why (``why``); finished and ``difficulty``: time every input of the route (``difficulty``)."""
     level = level or load_level(path, goal=True)
     report = find_routes(level, feel, max_states=budget, seconds=seconds, coins=coins, known=known)
     route_coins = 0
@@ -158,7 +175,9 @@ def check_level(path: Path, feel: FeelConfig, budget: int | None = DEFAULT_BUDGE
             raise RuntimeError(f"{level.name}: the route found does not replay to the goal (the search and a fresh "
                                f"session disagree: a snapshot or determinism bug)")
         route_coins = replay.coins
-    return LevelCheck(Path(path), level, report, route_coins)
+    why = None if report.finished else explain(level, feel, report)
+    timing = measure(level, feel, report.route) if report.finished and difficulty else None
+    return LevelCheck(Path(path), level, report, route_coins, why=why, difficulty=timing, tile_size=level.tile_size)
 
 
 def route_script(check: LevelCheck, feel_name: str, feel_path: str | Path | None = None,
@@ -192,7 +211,7 @@ def exit_code(outcomes) -> int:
 
 
 def _text_line(check: LevelCheck, width: int, hz: int) -> str:
-    r, ts = check.report, check.level.tile_size
+    r, ts = check.report, check.tile_size
     name = r.level.ljust(width)
     coins = f"coins {len(r.coins_reached)}/{r.coins_total}"
     work = f"{r.states} states, {r.steps} steps simulated, {r.seconds:.1f} s"
@@ -213,65 +232,190 @@ def _text_line(check: LevelCheck, width: int, hz: int) -> str:
         label = "IMPOSSIBLE" if r.outcome == "impossible" else "UNKNOWN   "
         head = f"{name}  {label}  {where}  {coins}  {why}; {work}"
     lines = [head]
+    pad = " " * width
+    if check.why is not None:
+        lines.append(f"{pad}  why: {check.why.text}")
+    if check.difficulty is not None:
+        lines.append(f"{pad}  {difficulty_line(check.difficulty, hz)}")
     if r.coins_missed and (r.states or not r.finished):
         why = "out of reach" if r.exhausted else "not reached"
         spots = ", ".join(f"({x:.0f}, {y:.0f}) tile {int(x // ts)},{int(y // ts)}" for x, y in r.coins_missed[:8])
         more = f" and {len(r.coins_missed) - 8} more" if len(r.coins_missed) > 8 else ""
-        lines.append(f"{' ' * width}  coins {why}: {spots}{more}")
+        lines.append(f"{pad}  coins {why}: {spots}{more}")
     if check.route_file is not None:
-        lines.append(f"{' ' * width}  route written to {check.route_file}")
+        lines.append(f"{pad}  route written to {check.route_file}")
     return "\n".join(lines)
 
 
+def difficulty_line(d: Difficulty, hz: int) -> str:
+    """``difficulty 12.3 bits: ...`` for the text report."""
+    worst = d.tightest
+    tight = f"{d.tight} tight (window <= {d.tight_steps} steps)"
+    line = f"difficulty {d.figure:.1f} bits: {d.inputs} of {len(d.moves)} timed inputs matter, {tight}"
+    if worst is not None and worst.window < 2 * d.shift + 1:
+        line += (f"; tightest: {worst.button} {worst.kind} at step {worst.step} (tile {worst.col},{worst.row}), "
+                 f"window {worst.window} step{'s' * (worst.window != 1)} ({worst.earlier} earlier, "
+                 f"{worst.later} later, of {d.shift} tried each way)")
+    return line
+
+
 def _one(job: tuple) -> tuple:
-    """A worker: check one level; picklable arguments and results (the report and the route's coins: the
-    level itself stays in the parent), so it runs in a pool process too."""
-    path, feel, budget, seconds, coins, known = job
-    check = check_level(path, feel, budget, seconds=seconds, coins=coins, known=known)
-    return check.report, check.route_coins
+    """A worker: load one map and check it; picklable arguments and results (the map itself stays in the
+    worker, so memory holds one map per worker). A map that cannot be read gives ``("error", line)``."""
+    path, feel, budget, seconds, coins, known, difficulty = job
+    try:
+        level = load_level(path, goal=True)
+    except MemoryError:
+        return "error", f"{path}: not enough memory to load this map"
+    except Exception as exc:  # noqa: BLE001 - the loader's errors are one line naming the file
+        return "error", _error_line(path, exc)
+    check = check_level(path, feel, budget, seconds=seconds, coins=coins, known=known, level=level,
+                        difficulty=difficulty)
+    return "ok", (check.report, check.route_coins, check.why, check.difficulty, level.tile_size, level.name)
+
+
+def _error_line(path, exc: BaseException) -> str:
+    from game.files.userfiles import printable
+
+    text = printable(" ".join(str(exc).split()))
+    return text if str(path) in text or Path(path).name in text else f"{path}: {text}"
+
+
+class FeelRun(NamedTuple):
+    """One feel to check the levels under: its config, the name the report gives it and its file."""
+
+    feel: FeelConfig
+    name: str  # "the default feel" or the path given
+    path: str | None  # the feel file (None: the defaults)
 
 
 def run_check(levels: list[str], feel: FeelConfig, feel_name: str, budget: int | None, routes: str | None,
               as_json: bool, out=None, *, coins: bool = False, fresh: bool = False, jobs: int | None = None,
-              seconds: float | None = SAFETY_SECONDS, feel_path: str | None = None) -> int:
-    """The ``check`` command; returns the exit code. Bad input raises CliError / LevelError (one line)."""
+              seconds: float | None = SAFETY_SECONDS, feel_path: str | None = None, difficulty: bool = False,
+              plot: str | None = None, more_feels: list[FeelRun] = (), err=None) -> int:
+    """The ``check`` command; returns the exit code. Bad input raises CliError / LevelError (one line); a map
+    that cannot be loaded is one ``error:`` line on ``err`` (the others are still checked) and exit code 2.
+    ``more_feels``: check again under each (text: one block per feel; JSON: ``{"feels": [...]}``)."""
     out = out or sys.stdout
+    err = err or sys.stderr
     paths = level_paths(levels)
-    loaded = [(p, load_level(p, goal=True)) for p in paths]  # every map is read before any search starts
     folder = _routes_folder(routes) if routes else None
-    width = max(len(level.name) for _p, level in loaded)
+    runs = [FeelRun(feel, feel_name, feel_path), *more_feels]
+    if plot is not None:
+        _plot_target(plot)
+    blocks, codes, curves = [], [], []
+    for run in runs:
+        code, block, curve = _check_feel(paths, run, budget, folder, as_json, out, err, coins=coins, fresh=fresh,
+                                         jobs=jobs, seconds=seconds, difficulty=difficulty or plot is not None,
+                                         many=len(runs) > 1)
+        codes.append(code)
+        blocks.append(block)
+        curves.append(curve)
+    code = 2 if 2 in codes else exit_code(_overall(c) for c in codes)
+    if as_json:
+        if len(runs) == 1:
+            print(json.dumps(blocks[0]), file=out)
+        else:
+            print(json.dumps({"outcome": _overall(code) if code != 2 else "error", "finished": code == 0,
+                              "feels": blocks}), file=out)
+    if plot is not None:
+        names = [Path(p).stem.split("_")[0] for p in paths]
+        series = [(_short_feel(run), curve) for run, curve in zip(runs, curves, strict=True)]
+        from .plot import curve_png
+
+        try:
+            write_atomic(plot, curve_png(names, series), "plot")
+        except FileProblem as exc:
+            raise CliError(str(exc)) from None
+        if not as_json:
+            print(f"difficulty curve drawn to {plot}", file=out)
+    return code
+
+
+def _short_feel(run: FeelRun) -> str:
+    return "default" if run.path is None else Path(run.path).stem
+
+
+def _plot_target(plot: str) -> None:
+    if Path(plot).suffix.lower() != ".png":
+        raise CliError(f"{plot}: --plot writes a PNG picture; give a file name ending in .png")
+    if Path(plot).is_dir():
+        raise CliError(f"{plot}: --plot needs a file name, and this is a folder")
+    if not Path(plot).resolve().parent.is_dir():
+        raise CliError(f"{plot}: the folder for the plot does not exist")
+
+
+def _check_feel(paths, run: FeelRun, budget, folder, as_json, out, err, *, coins, fresh, jobs, seconds, difficulty,
+                many) -> tuple[int, dict, list]:
+    """Every level under one feel: prints the text lines as they come; returns (exit code, the JSON object,
+    the difficulty figure per level, None where there is none)."""
+    feel, feel_name, feel_path = run
+    width = max(len(Path(p).name) for p in paths)
     if not as_json:
-        print(f"checking {len(loaded)} level{'s' * (len(loaded) != 1)} under {feel_name} "
-              f"(budget {budget} states each{', goal and coins' if coins else ''})", file=out, flush=True)
-    work = [(p, feel, budget, seconds, coins, () if fresh else tuple(known_routes(p, feel_path, folder)))
-            for p, _level in loaded]
+        print(f"checking {len(paths)} level{'s' * (len(paths) != 1)} under {feel_name} "
+              f"(budget {budget} states each{', goal and coins' if coins else ''}"
+              f"{', difficulty' if difficulty else ''})", file=out, flush=True)
+    work = [(p, feel, budget, seconds, coins, () if fresh else tuple(known_routes(p, feel_path, folder)), difficulty)
+            for p in paths]
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(work)))
-    results = []
-    for (path, level), (report, route_coins) in zip(loaded, _map(work, jobs), strict=True):
-        check = LevelCheck(path, level, report, route_coins)
+    results: list[LevelCheck] = []
+    errors: list[tuple[Path, str]] = []
+    entries: list[dict] = []
+    curve: list = []
+    for path, (kind, value) in zip(paths, _map(work, jobs), strict=True):
+        if kind == "error":
+            errors.append((path, value))
+            print(f"error: {value}", file=err, flush=True)
+            entries.append({"level": Path(path).name, "path": str(path), "outcome": "error", "finished": False,
+                            "error": value})
+            curve.append(None)
+            continue
+        report, route_coins, why, timing, tile_size, _name = value
+        check = LevelCheck(Path(path), None, report, route_coins, why=why, difficulty=timing, tile_size=tile_size)
         if folder is not None and check.report.finished:
             target = folder / f"{check.path.stem}.txt"
             try:
                 write_atomic(target, route_script(check, feel_name, feel_path, target), "route")
             except FileProblem as exc:
                 raise CliError(str(exc)) from None
-            check = LevelCheck(check.path, check.level, check.report, check.route_coins, target)
+            check = check._replace_route_file(target)
         results.append(check)
+        entries.append(check.as_dict())
+        curve.append(None if timing is None else round(timing.figure, 2))
         if not as_json:
             print(_text_line(check, width, feel.physics.hz), file=out, flush=True)
-    code = exit_code(c.outcome for c in results)
-    if as_json:
-        print(json.dumps({"feel": feel_name, "budget": budget, "outcome": _overall(code),
-                          "finished": code == 0, "levels": [c.as_dict() for c in results]}), file=out)
-    else:
-        n = len(results)
+    code = 2 if errors else exit_code(c.outcome for c in results)
+    block = {"feel": feel_name, "budget": budget, "outcome": "error" if errors else _overall(code),
+             "finished": code == 0, "levels": entries}
+    if difficulty:
+        block["curve"] = curve
+    if not as_json:
+        n = len(paths)
         counts = {o: sum(c.outcome == o for c in results) for o in ("finished", "impossible", "unknown")}
+        counts["not loaded"] = len(errors)
         if counts["finished"] == n:
             print(f"all {n} level{'s' * (n != 1)} finished", file=out)
         else:
-            rest = ", ".join(f"{counts[o]} {o}" for o in ("impossible", "unknown") if counts[o])
+            rest = ", ".join(f"{counts[o]} {o}" for o in ("impossible", "unknown", "not loaded") if counts[o])
             print(f"{counts['finished']} of {n} level{'s' * (n != 1)} finished; {rest}", file=out)
-    return code
+        if difficulty:
+            print(curve_line(paths, curve), file=out)
+        if many:
+            print(file=out)
+    return code, block, curve
+
+
+def curve_line(paths, curve: list) -> str:
+    """``difficulty curve: 01 12.3, 02 15.0, ...; largest fall ...`` for the text report."""
+    names = [Path(p).stem.split("_")[0] for p in paths]
+    parts = ", ".join(f"{n} {'-' if v is None else f'{v:.1f}'}" for n, v in zip(names, curve, strict=True))
+    falls = [(curve[i] - curve[i + 1], i) for i in range(len(curve) - 1)
+             if curve[i] is not None and curve[i + 1] is not None and curve[i + 1] < curve[i]]
+    if not falls:
+        return f"difficulty curve (bits): {parts}; it never falls"
+    fall, i = max(falls)
+    return (f"difficulty curve (bits): {parts}; largest fall {fall:.1f} bits ({100 * fall / curve[i]:.0f}%) "
+            f"from {names[i]} to {names[i + 1]}")
 
 
 def run_lint(levels: list[str], out=None) -> int:
@@ -300,7 +444,7 @@ def run_lint(levels: list[str], out=None) -> int:
 
 
 def _overall(code: int) -> str:
-    return {0: "finished", EXIT_IMPOSSIBLE: "impossible", EXIT_UNKNOWN: "unknown"}[code]
+    return {0: "finished", EXIT_IMPOSSIBLE: "impossible", EXIT_UNKNOWN: "unknown", 2: "error"}[code]
 
 
 def _map(work: list, jobs: int):

@@ -42,6 +42,9 @@ class LevelResult(NamedTuple):
     route: tuple = ()  # impossible / unknown: Buttons per step to the furthest point reached; finished: the route
     col: int = -1  # impossible / unknown: the tile where the search got stuck
     row: int = -1
+    why: str = ""  # impossible / unknown: the obstacle and what the feel lacks (game/guard/why.py), or ""
+    difficulty: float | None = None  # finished: the route's difficulty, bits (game/guard/difficulty.py), when measured
+    tight: int = 0  # finished and measured: its tight moves
 
     @property
     def stuck(self) -> bool:
@@ -133,16 +136,21 @@ class LevelGuard:
         self._queue = None
 
 
-def _work(generation: int, feel: FeelConfig, paths: list[str], budget: int | None, out, known=None) -> None:
+def _work(generation: int, feel: FeelConfig, paths: list[str], budget: int | None, out, known=None,
+          difficulty: bool = True) -> None:
     """The background process: check each level (goal only; its last route and shipped replays first) and
-    send a LevelResult tuple per level."""
+    send a LevelResult tuple per level; then, with ``difficulty``, measure each finished level's route and send
+    its result again with the figure (the verdicts come first: they are what a change of feel is checked for)."""
     try:
         os.nice(10)  # the game comes first
     except (AttributeError, OSError):
         pass
     from .check import DEFAULT_BUDGET, check_level, known_routes
+    from game.files.levelfile import load_level
+    from .difficulty import measure
 
     known = known or {}
+    finished = []
     for index, path in enumerate(paths):
         try:
             routes = ([("(its route under the last feel)", known[index])] if index in known else []) + \
@@ -151,18 +159,29 @@ def _work(generation: int, feel: FeelConfig, paths: list[str], budget: int | Non
         except Exception as exc:  # noqa: BLE001 - a broken level is reported, the others still checked
             result = LevelResult("error", " ".join(str(exc).split()) or type(exc).__name__)
         else:
-            result = describe(Path(path).name, check.report)
+            result = describe(Path(path).name, check.report, check.why)
+            if result.state == "finished":
+                finished.append((index, path, result))
         out.put((generation, index, tuple(result)))
+    for index, path, result in finished if difficulty else ():
+        try:  # the map is read again: one map in memory at a time
+            d = measure(load_level(Path(path), goal=True), feel, result.route)
+        except Exception:  # noqa: BLE001 - the verdict stands; only the figure is missing
+            continue
+        figure = f"difficulty {d.figure:.1f} bits, {d.tight} tight move{'s' * (d.tight != 1)}"
+        out.put((generation, index, tuple(result._replace(detail=f"{result.detail}; {figure}", difficulty=d.figure,
+                                                          tight=d.tight))))
 
 
-def describe(name: str, r) -> LevelResult:
-    """The strip's LevelResult for one RouteReport."""
+def describe(name: str, r, why=None) -> LevelResult:
+    """The strip's LevelResult for one RouteReport (and, not finished, its Why)."""
     if r.finished:
         how = "its route replayed" if r.source != "search" else f"found in {r.states} states"
         return LevelResult("finished", f"{name}: finished, route {r.route_steps} steps ({how})", r.route)
     s = r.stuck
-    why = "impossible: every reachable state explored" if r.outcome == "impossible" else \
+    why_ = "impossible: every reachable state explored" if r.outcome == "impossible" else \
         f"unknown: the budget of {r.budget} states ran out" if not r.capped else "unknown: stopped by the time cap"
     where = f"; stuck at tile {s.col},{s.row}" if s else ""
-    return LevelResult(r.outcome, f"{name}: {why}{where}", s.route if s else (), s.col if s else -1,
-                       s.row if s else -1)
+    text = "" if why is None else why.text
+    return LevelResult(r.outcome, f"{name}: {why_}{where}" + (f"; {text}" if text else ""), s.route if s else (),
+                       s.col if s else -1, s.row if s else -1, text)

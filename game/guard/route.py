@@ -117,6 +117,7 @@ class RouteReport:
     capped: bool = False  # the safety cap (seconds) stopped the search: "unknown" for a reason of time
     budget: int | None = None  # the state budget the search had
     route_coins: int = 0  # coins the goal route collects (known routes; check_level counts a searched one)
+    stood: frozenset = field(default=frozenset(), compare=False)  # (col, row) feet tiles a searched state stood in
 
     @property
     def finished(self) -> bool:
@@ -283,6 +284,7 @@ class Search:
         self.waypoint: tuple[float, float, float, float] | None = None  # see aim()
         self.touched: list[_Node] = []  # states that touched the waypoint, with their snapshots
         self.best: tuple[float, _Node] | None = None  # the standing state closest to the goal
+        self.stood: set[tuple[int, int]] = set()  # (col, row) of the feet's tiles of every standing state found
         self.support = support_map(level, feel)
         self._goal_field = self._field([(g.x, g.y, g.w, g.h) for g in level.goals])
         self.field = self._goal_field
@@ -364,6 +366,12 @@ class Search:
         heapq.heappush(self.open, (rank, node.score, self.order, node))
         if node.grounded and self.field is self._goal_field and (self.best is None or h < self.best[0]):
             self.best = (h, node)  # the furthest place toward the goal the player stood
+        p = self.session.player  # (the state just found: _push follows the snapshot)
+        if p.on_ground:
+            ts = self.level.tile_size
+            row = int((p.y + p.h - 1e-6) // ts)
+            for col in range(int(p.x // ts), int((p.x + p.w - 1e-6) // ts) + 1):
+                self.stood.add((col, row))
 
     def aim(self, box: tuple[float, float, float, float]) -> None:
         """Make ``box`` (x, y, w, h) a waypoint: states touching it are collected in ``touched`` (and not
@@ -782,7 +790,7 @@ def find_routes(level: LevelData, feel: FeelConfig | None = None, *, max_states:
         seconds=time.perf_counter() - t0, goal_seconds=goal_at[0], goal_states=goal_at[1],
         exhausted=not search.open, grain=search.cell,
         coin_routes={cid: n.route() for cid, n in coin_nodes.items()}, steps=simulated, source=source,
-        capped=capped, budget=max_states)
+        capped=capped, budget=max_states, stood=frozenset().union(*(x.stood for x in passes)))
 
 
 def probe_rank(search: Search, node: _Node) -> tuple:

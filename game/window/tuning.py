@@ -43,7 +43,10 @@ checked for a route to its goal under the new values in a background process (``
 the check of ``python -m game check``: its last route and shipped replays first, then the search): green
 finished, red impossible (every reachable state explored), amber unknown (the budget ran out), a pulsing
 blue while checking. A red or amber level, clicked, opens where the search got stuck (the furthest point
-toward the goal where the player stood).
+toward the goal where the player stood) and says why (the obstacle and what the feel lacks, from
+``game/guard/why.py``). Once every verdict is in, each finished level's route is timed
+(``game/guard/difficulty.py``): a bar under its box shows its difficulty against the hardest level's; the mouse
+over a box shows its figure in bits and its tight moves, a click the whole line.
 
 The jump preview (:func:`predict_arcs`) runs the REAL controller forward on ``world.clone()``: the
 held-jump arc and the tapped-jump arc from the player's current position and velocity, as if jump were
@@ -419,7 +422,8 @@ class TuningPanel:
         result, path = self._guard.results[i], self.levels[i]
         if result.stuck:
             self._open = (path, result.route)
-            self._say(f"{path.name}: opened where the search got stuck (tile {result.col},{result.row})")
+            why = f"; {result.why}" if result.why else ""
+            self._say(f"{path.name}: opened where the search got stuck (tile {result.col},{result.row}){why}")
         elif result.state == "checking":
             self._say(f"{path.name}: still checking")
         else:
@@ -775,6 +779,7 @@ class TuningPanel:
 
     def _draw_levels(self, surface) -> None:
         """The strip: one numbered box per level, green finished, red impossible, amber unknown, blue checking."""
+        self._last_boxes = getattr(self, "_level_boxes", [])
         self._level_boxes = []
         guard = self._guard
         if guard is None:
@@ -794,8 +799,13 @@ class TuningPanel:
             color = ERROR if impossible or not unknown else UNKNOWN
         else:
             summary, color = "all finished", OK
+        hovered = next((i for i, r in enumerate(self._last_boxes) if r.collidepoint(self._mouse)), None)
+        if hovered is not None and hovered < len(results):  # the figure of the level under the mouse
+            summary, color = _level_note(hovered, results[hovered]), VALUE
         self._text(surface, summary, (LEVELS.right - 5, y0 + 3), color, right=True)
         n = len(results)
+        figures = [r.difficulty for r in results if r.difficulty is not None]
+        top = max(figures, default=0.0) or 1.0
         gap = 2
         w = max(6, min(16, (LEVELS.w - 10 - gap * (n - 1)) // max(n, 1)))
         pulse = 0.5 + 0.5 * math.sin(time.monotonic() * 6.0)
@@ -814,6 +824,9 @@ class TuningPanel:
             label = str(i + 1) if i < 9 else "+"
             lw = FONT.size(label)[0]
             self._text(surface, label, (rect.centerx - lw // 2, rect.y + 3), VALUE)
+            if r.difficulty is not None:  # a bar under the box: the level's difficulty against the hardest
+                surface.fill(VALUE, (rect.x, rect.bottom + 1, max(1, round(rect.w * r.difficulty / top)), 2))
+        self._last_boxes = list(self._level_boxes)
 
     def _draw_status(self, surface) -> None:
         if self.status and not self.status_error and time.monotonic() - self._status_time > STATUS_SECONDS:
@@ -846,6 +859,15 @@ def _fit(text: str, width: int) -> str:
 
 def _on_off(value) -> str:
     return "on" if value else "off"
+
+
+def _level_note(i: int, r) -> str:
+    """The strip's summary while the mouse is over level ``i``: its verdict and figure."""
+    if r.difficulty is not None:
+        return f"{i + 1}: {r.difficulty:.1f} bits, {r.tight} tight"
+    if r.state == "finished":
+        return f"{i + 1}: finished, timing..."
+    return f"{i + 1}: {r.state}"
 
 
 def _wrap(text: str, width: int) -> list[str]:

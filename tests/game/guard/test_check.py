@@ -130,11 +130,44 @@ def test_bad_input_is_one_line_and_exit_2(args, expected):
     assert expected in line
 
 
-def test_a_broken_map_is_reported_before_any_search(write_map, tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_broken_map_is_its_own_one_line_error_and_the_others_are_still_checked(write_map, tmp_path, jobs):
     bad = tmp_path / "broken.tmx"
     bad.write_text("<map")
-    done = game("check", write_map("easy.tmx", EASY), bad)
-    assert "broken.tmx" in one_line_error(done) and done.stdout == ""
+    easy = write_map("easy.tmx", EASY)
+    done = game("check", bad, easy, "--jobs", jobs)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith(f"error: {bad}: ") and "easy" not in lines[0]
+    assert "easy.tmx    finished" in done.stdout and done.stdout.strip().endswith("1 of 2 levels finished; 1 not loaded")
+    report = json.loads(game("check", bad, easy, "--json", "--jobs", jobs).stdout)
+    assert [lv["outcome"] for lv in report["levels"]] == ["error", "finished"] and report["outcome"] == "error"
+    assert report["levels"][0]["error"].startswith(f"{bad}: ")
+
+
+def test_check_holds_one_map_at_a_time(write_map, monkeypatch):
+    import gc
+    import weakref
+
+    import game.guard.check as check_module
+    from game.guard.check import run_check
+
+    maps = [write_map(f"easy{i}.tmx", EASY) for i in range(3)]
+    alive: list = []  # weak references to every map loaded
+    most = []
+    real = check_module.load_level
+
+    def counting(path, **kw):
+        gc.collect()
+        most.append(sum(ref() is not None for ref in alive))
+        level = real(path, **kw)
+        alive.append(weakref.ref(level))
+        return level
+
+    monkeypatch.setattr(check_module, "load_level", counting)
+    out = open(os.devnull, "w")
+    assert run_check([str(m) for m in maps], FeelConfig(), "the default feel", 500, None, False, out, jobs=1) == 0
+    out.close()
+    assert most == [0, 0, 0]  # each map is loaded only once the one before is gone
 
 
 @pytest.mark.parametrize("path", SEARCHED, ids=lambda p: p.stem)

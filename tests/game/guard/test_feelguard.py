@@ -36,6 +36,8 @@ def test_levels_are_checked_in_the_background_after_a_change_of_feel(write_map, 
     stuck, error = guard.results
     assert stuck.state == "impossible" and "every reachable state explored" in stuck.detail
     assert (stuck.col, stuck.row) == (2, 4)
+    assert stuck.why == "the jump from tile 2,4 to 3,2 needs 32 px of height; this feel reaches 24 px"
+    assert stuck.why in stuck.detail and stuck.difficulty is None
     replay = Session(load_level(step), low)  # the route leads to where the search got stuck
     for b in stuck.route:
         replay.step(b)
@@ -103,6 +105,11 @@ def test_the_route_of_the_last_feel_is_replayed_first_and_a_budget_spent_is_unkn
     guard.poll(now=10.0 + DEBOUNCE)
     wait_for(guard)
     assert guard.results[0].state == "finished" and "its route replayed" in guard.results[0].detail
+    end = time.monotonic() + 600  # after the verdicts, each finished route's difficulty comes in
+    while guard.results[0].difficulty is None and time.monotonic() < end:
+        guard.poll()
+        time.sleep(0.05)
+    assert guard.results[0].difficulty is not None and "bits" in guard.results[0].detail
     guard.close()
     tiny = LevelGuard([long], budget=3)  # no known route, three states: the search cannot tell
     tiny.feel_changed(FeelConfig(), now=0.0)

@@ -495,6 +495,29 @@ def test_clicking_a_red_level_asks_the_game_to_open_it_where_the_search_got_stuc
     assert "tile 4,7" in strip_panel.status
 
 
+def test_the_strip_says_why_a_level_is_red_and_shows_each_finished_levels_difficulty(strip_panel):
+    from game.guard.feelguard import LevelResult
+    from game.window.tuning import VALUE
+
+    strip_panel.nudge("jump.height", -10)
+    guard = strip_panel._guard
+    why = "the jump from tile 4,7 to 6,5 needs 32 px of height; this feel reaches 24 px"
+    guard.results[0] = guard.results[0]._replace(difficulty=20.0, tight=3)
+    guard.results[1] = guard.results[1]._replace(why=why)
+    guard.results[2] = LevelResult("finished", "c.tmx: finished", (), difficulty=5.0, tight=0)
+    _canvas_with(strip_panel)
+    a, b, c = strip_panel._level_boxes
+    canvas = _canvas_with(strip_panel)
+    assert canvas.get_at((a.x + a.w - 1, a.bottom + 1))[:3] == VALUE  # the hardest: a full-width bar
+    assert canvas.get_at((c.x, c.bottom + 1))[:3] == VALUE and canvas.get_at((c.right - 2, c.bottom + 1))[:3] != VALUE
+    assert canvas.get_at((b.x, b.bottom + 1))[:3] != VALUE  # not finished: no figure
+    from game.window.tuning import _level_note
+
+    assert _level_note(0, guard.results[0]) == "1: 20.0 bits, 3 tight"
+    assert strip_panel.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=b.center))
+    assert why in strip_panel.status and "tile 4,7" in strip_panel.status
+
+
 def test_number_keys_pick_a_level_and_green_or_amber_ones_only_say_so(strip_panel):
     strip_panel.nudge("jump.height", -10)
     press = lambda k: strip_panel.handle_event(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0))  # noqa: E731
