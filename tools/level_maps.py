@@ -660,7 +660,7 @@ ff.P...!..........o..o..o............K...!......###############.................
 ######..............o....o............######
 ######.............o.o................######
 #HOOHH................................######
-#OOOHH.o.o....K.................e.....######
+#OOOHH.o.o........e..............K....######
 ############################################
 ############################################
 ############################################
@@ -1798,7 +1798,7 @@ def levels() -> list[Level]:
         ], foes=[
             # walkers on the landings: where a lift puts the hero down, on the flag's block, on the canyon
             # floor by the escalators, on the last ledge and the goal's pad
-            Foe(speed=30), Foe(facing="right", speed=30), Foe(facing="right"), Foe(speed=30),
+            Foe(speed=30), Foe(facing="right", speed=30), Foe(), Foe(speed=30),
             Foe(facing="right", speed=30),
         ], platforms=[
             # Re-timed so nobody waits long for a ride: a platform comes back to its boarding end within
@@ -1819,11 +1819,11 @@ def levels() -> list[Level]:
             Plat(161, 11, 3, 90, dx=10, name="chain 3"),
             # down into the canyon, up the other side
             Plat(188, 10, 3, 130, dy=14, wait=0.3, name="elevator"),
-            # two rides out of the canyon in opposite phase, so one is at the floor every ~1.8 s (a single
+            # two rides out of the canyon in opposite phase, so one is at the floor every ~1.4 s (a single
             # escalator kept the hero standing 3.9 s and 3.5 s): a diagonal escalator and a lift by the wall
             # (their speeds make the two trips equally long, so they never drift into each other)
-            Plat(212, 24, 3, 140, dx=3, dy=-14, wait=0.2, one_way=True, name="escalator"),
-            Plat(217, 10, 3, 140 * 14 / 205 ** 0.5, dy=14, wait=0.2, one_way=True, name="escalator lift"),
+            Plat(212, 24, 3, 175 * 205 ** 0.5 / 14, dx=3, dy=-14, wait=0.1, one_way=True, name="escalator"),
+            Plat(217, 10, 3, 175, dy=14, wait=0.1, one_way=True, name="escalator lift"),
             # the long pit: a ferry to a pillar, a lift up, a shuttle to a ledge, a glider down and across
             Plat(233, 10, 3, 90, dx=7, wait=0.3, name="ferry 2"),
             Plat(249, 13, 3, 60, dy=-5, wait=0.4, name="lift 2"),
