@@ -257,6 +257,41 @@ def test_level_hides_a_secret(path, loaded, make_levels):
     assert len(hidden) >= 3, f"{len(hidden)} coins behind covers"
 
 
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_every_secret_has_a_hint_in_sight(path, loaded, make_levels):
+    """A secret is signalled by what the player can see (issue 19, item 7): each patch of cover that hides
+    coins has, within two tiles of it, a coin left in plain sight (the lone coin at a hill's wall) or a
+    brick to bump (the way into a room)."""
+    lv = loaded[path.name]
+    root = ET.parse(path).getroot()
+    fg = next(layer for layer in root.iter("layer") if layer.get("name") == "foreground")
+    cells = [int(v) - 1 for v in fg.find("data").text.replace("\n", "").split(",")]
+    ts = lv.tile_size
+    cover = {(i % lv.cols, i // lv.cols) for i, t in enumerate(cells) if t in make_levels.COVERS}
+
+    def cell(box):
+        return int((box.x + box.w / 2) // ts), int((box.y + box.h / 2) // ts)
+
+    hints = [cell(c) for c in lv.coins if c.name != "hidden"] + [cell(b) for b in lv.breakables]
+    patches = []
+    for start in sorted(cover):  # patches of cover cells touching side by side or corner to corner
+        if any(start in p for p in patches):
+            continue
+        patch, todo = set(), [start]
+        while todo:
+            c, r = todo.pop()
+            if (c, r) in patch or (c, r) not in cover:
+                continue
+            patch.add((c, r))
+            todo += [(c + dc, r + dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1)]
+        patches.append(patch)
+    secrets = [p for p in patches if any(cell(c) in p for c in lv.coins if c.name == "hidden")]
+    assert secrets, "no secret"
+    for patch in secrets:
+        near = [h for h in hints if any(abs(h[0] - c) <= 2 and abs(h[1] - r) <= 2 for c, r in patch)]
+        assert near, f"the secret at {min(patch)} (column, row) has no coin or brick in sight beside it"
+
+
 def along(level) -> tuple:
     """(position of a box along the way the level runs, the level's screen length in that direction): x in a
     level wider than tall, the height climbed in a tall one."""
