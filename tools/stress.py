@@ -10,7 +10,7 @@ finite. It prints the steps run, the steps per second, and the process's residen
 warm-up (5 % of the steps) and at the end: growth is what the run leaked.
 
 ``kill`` starts a child that writes one kind of file in a loop -- the save, a route, a trace, a recording,
-the feel file (the panel's write-back), a screenshot, in turn -- kills it with SIGKILL at a random moment,
+the feel file (the panel's write-back), a screenshot, the controls file (``input.toml``), in turn -- kills it with SIGKILL at a random moment,
 then checks that the file is complete (the old one or the new one, never a mixture or a cut file) and that
 the next start removes the temp files the kills orphaned.
 
@@ -102,6 +102,7 @@ from engine import FeelConfig
 from game.files.feelfile import load_feel, save_feel
 from game.files.save import load_progress, save_progress
 from game.files.userfiles import atomic_output, write_atomic
+from game.window.input import Bindings, rebind, save_bindings
 folder, kind = Path({folder!r}), {kind!r}
 p, _ = load_progress(folder / "progress.json")
 k, parent = 0, os.getppid()
@@ -117,13 +118,22 @@ while os.getppid() == parent:  # a writer whose stress run was stopped stops too
     elif kind == "screenshot":
         with atomic_output(folder / "shot.png", "screenshot", binary=True) as f:
             f.write(b"%d\\n" % n + bytes(range(256)) * n)
-    else:  # route, trace, recording: text written whole
+    elif kind == "input":  # Options > Controls: input.toml rewritten in place, keeping what the player wrote
+        b, _ = rebind(Bindings.defaults(), "keyboard", "jump", "abcdefghijklnopqrstuvwxyz"[n % 25])  # not m: mute
+        b.deadzone = 0.05 + (n % 25) / 100  # the gamepad table comes last: a cut file would lose it
+        save_bindings(b, folder / "input.toml")
+    elif kind == "trace":  # the CLI streams a trace, one line a step, into one temp file
+        with atomic_output(folder / "trace.txt", "trace") as f:
+            f.write(f"{{n}}\\n")
+            for i in range(n):
+                f.write(f"{{i}} right\\n")
+    else:  # route, recording: text written whole
         write_atomic(folder / f"{{kind}}.txt", f"{{n}}\\n" + "".join(f"{{i}} right\\n" for i in range(n)), kind)
     if k == 1:
         print("writing", flush=True)
 """
 
-KINDS = ("save", "route", "trace", "recording", "feel", "screenshot")
+KINDS = ("save", "route", "trace", "recording", "feel", "screenshot", "input")
 
 
 def _whole(folder: Path, kind: str) -> str | None:
@@ -135,6 +145,13 @@ def _whole(folder: Path, kind: str) -> str | None:
         from game.files.feelfile import load_feel
         load_feel(folder / "feel.toml")  # a cut file would not parse (or miss its value)
         return None if "height" in (folder / "feel.toml").read_text() else "no jump.height"
+    if kind == "input":
+        from game.window.input import key_names, load_bindings
+        b, msg = load_bindings(folder / "input.toml")  # a cut file would not parse, or lose its last table
+        if msg is not None:
+            return msg
+        jump, dead = key_names(b)["jump"][0], round((b.deadzone - 0.05) * 100)
+        return None if "abcdefghijklnopqrstuvwxyz".find(jump) == dead else f"jump {jump!r} with deadzone {b.deadzone}"
     if kind == "screenshot":
         data = (folder / "shot.png").read_bytes()
         n = int(data.split(b"\n", 1)[0])
