@@ -24,7 +24,7 @@ FEW = 24  # actors: up to this many, a broadphase query costs more than testing 
 class Step:
     """What one world step collects as it goes, handed to the movers."""
 
-    __slots__ = ("actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished",
+    __slots__ = ("_rank", "actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished",
                  "stands")
 
     def __init__(self, grid, actors, platforms, solids, space):
@@ -38,6 +38,7 @@ class Step:
         self.events: list = []  # ActorEvent, in the order they happened
         self.pushes: set | None = None  # (actor, pusher) pairs already reported this step
         self.stands = ()  # a crowd's walkers taking part as actors (in ``actors`` too, not in the hash)
+        self._rank = None  # platform -> its index in ``platforms`` (made at the first platforms_in)
 
     def near(self, x: float, y: float, w: float, h: float) -> list:
         """The actors whose cells meet the box (a broadphase: test the exact overlap), as added. In a
@@ -50,22 +51,41 @@ class Step:
                       and s.y <= y + h + 1.0 and y - 1.0 <= s.y + s.h]
         return found
 
-    def blockers(self, a, x: float, y: float, w: float, h: float):
-        """What blocks a move of actor ``a`` within the box: every platform, and the solid actors near
-        (less ``a`` itself). Without solid actors, just the platforms."""
+    def blockers(self, a, x: float, y: float, w: float, h: float, platforms=None):
+        """What blocks a move of actor ``a`` within the box: every platform (or ``platforms``), and the
+        solid actors near (less ``a`` itself). Without solid actors, just the platforms."""
+        if platforms is None:
+            platforms = self.platforms
         if not self.crates:
-            return self.platforms
+            return platforms
         near = [o for o in self.space.query(x, y, w, h) if o is not a and isinstance(o, Actor) and o.solid]
-        return self.platforms + near if near else self.platforms
+        return platforms + near if near else platforms
+
+    def platforms_in(self, x: float, y: float, w: float, h: float) -> list:
+        """The platforms whose cells meet the box, still in ``platforms`` order (so a tie between two goes
+        the same way as over all of them): for a mover that cannot leave the box this step (a bullet), the
+        same answer at the cost of what is near it. Few platforms: all of them."""
+        platforms = self.platforms
+        if len(platforms) <= FEW:
+            return platforms
+        rank = self._rank
+        if rank is None:
+            rank = self._rank = {p: i for i, p in enumerate(platforms)}
+        found = [o for o in self.space.query(x, y, w, h) if o in rank]
+        if len(found) > 1:
+            found.sort(key=rank.__getitem__)
+        return found
 
     def around(self, a, dt: float, reach: float = 0.0):
         """``blockers`` for an actor's own step: a box wide enough for anything one step can do (its
         velocity, a jump's take-off, a ground snap or step up, a corner nudge: 4 tiles and its size;
-        ``reach``: px more, what a Character's moves may add in a step: a dash, a wall jump)."""
-        if not self.crates:
+        ``reach``: px more, what a Character's moves may add in a step: a dash, a wall jump). Among more
+        than ``FEW`` platforms, only those whose cells meet that box (``platforms_in``)."""
+        if not self.crates and len(self.platforms) <= FEW:
             return self.platforms
         pad = (abs(a.vx) + abs(a.vy)) * dt + 4.0 * self.grid.tile_size + a.w + a.h + reach
-        return self.blockers(a, a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
+        box = (a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
+        return self.blockers(a, *box, self.platforms_in(*box))  # (many platforms: only those near)
 
 
 def squish(st: Step, a, other=None) -> None:
