@@ -130,7 +130,7 @@ class Snapshot:
         self.bodies = bodies  # ((obj, values), ...) for actors and platforms
         self.boxes = boxes  # each trigger's box, in ``triggers`` order
         self.extra = extra  # ((obj, values), ...) for bodies held outside the world
-        self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt), ...) in the world's rope order
+        self.ropes = ropes  # ((rope, pos, prev, pin, follow, kicks, dt, holds, still, rests), ...) in rope order
         self.order = order  # (generation, bodies) of the world's spatial hash: its members in its order
         self.tiles = tiles  # (grid, its edited tiles): set_tile edits are state too
         self.crowds = crowds  # ((crowd, its state: Crowd._state()), ...) in the world's crowd order
@@ -145,8 +145,8 @@ def take(world, extra=()) -> Snapshot:
     bodies = tuple((o, _capture(o)) for o in actors + platforms)
     boxes = tuple(t._box for t in triggers)
     held = tuple((o, _capture(o)) for o in extra if not any(o is a for a in actors))
-    ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt, tuple(r._holds))
-                  for r in world.ropes)
+    ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt, tuple(r._holds),
+                   r._still, r._rests) for r in world.ropes)
     crowds = tuple((c, c._state()) for c in world.crowds)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
                     held, ropes, (world._hash.generation, world._hash.ordered()),
@@ -229,12 +229,13 @@ def _put_ropes(rope_set, saved) -> None:
         for rope in members:
             rope._set = rope_set
         rope_set._stale = True
-    for rope, pos, prev, pin, follow, kicks, dt, holds in saved:
+    for rope, pos, prev, pin, follow, kicks, dt, holds, still, rests in saved:
         if rope._follow is not follow:
             rope_set._stale = True
         rope._holds = list(holds)
         rope._pos[:] = pos
         rope._prev[:] = prev
         rope._pin, rope._follow, rope._kicks, rope._dt = pin, follow, list(kicks), dt
+        rope._still, rope._rests = still, rests
     if saved:
         rope_set._pins_moved = True

@@ -19,12 +19,14 @@ from .geometry import overlaps, place_before
 PUSH_STEP = 4.0  # px: the largest piece a mover advances by
 _DEPTH = 8  # solids carried by solids: at most this deep
 FEW = 24  # actors: up to this many, a broadphase query costs more than testing them all
+PLATFORM_CELL = 64.0  # px, the side of the cells ``Step.platforms_in`` files platforms in
+_floor = math.floor
 
 
 class Step:
     """What one world step collects as it goes, handed to the movers."""
 
-    __slots__ = ("actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished",
+    __slots__ = ("_rank", "actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished",
                  "stands")
 
     def __init__(self, grid, actors, platforms, solids, space):
@@ -38,6 +40,7 @@ class Step:
         self.events: list = []  # ActorEvent, in the order they happened
         self.pushes: set | None = None  # (actor, pusher) pairs already reported this step
         self.stands = ()  # a crowd's walkers taking part as actors (in ``actors`` too, not in the hash)
+        self._rank = None  # (cell -> indices of the platforms meeting it, huge ones), at the first platforms_in
 
     def near(self, x: float, y: float, w: float, h: float) -> list:
         """The actors whose cells meet the box (a broadphase: test the exact overlap), as added. In a
@@ -50,22 +53,60 @@ class Step:
                       and s.y <= y + h + 1.0 and y - 1.0 <= s.y + s.h]
         return found
 
-    def blockers(self, a, x: float, y: float, w: float, h: float):
-        """What blocks a move of actor ``a`` within the box: every platform, and the solid actors near
-        (less ``a`` itself). Without solid actors, just the platforms."""
+    def blockers(self, a, x: float, y: float, w: float, h: float, platforms=None):
+        """What blocks a move of actor ``a`` within the box: every platform (or ``platforms``), and the
+        solid actors near (less ``a`` itself). Without solid actors, just the platforms."""
+        if platforms is None:
+            platforms = self.platforms
         if not self.crates:
-            return self.platforms
+            return platforms
         near = [o for o in self.space.query(x, y, w, h) if o is not a and isinstance(o, Actor) and o.solid]
-        return self.platforms + near if near else self.platforms
+        return platforms + near if near else platforms
+
+    def platforms_in(self, x: float, y: float, w: float, h: float) -> list:
+        """The platforms whose cells meet the box, still in ``platforms`` order (so a tie between two goes
+        the same way as over all of them): for a mover that cannot leave the box this step (a bullet, an
+        actor's own move), the same answer at the cost of what is near it. Few platforms: all of them.
+        The cells are the platforms' own (``PLATFORM_CELL`` px, made at the first call of a step, after
+        the platforms moved), not the world's hash, which also lists every trigger and coin."""
+        platforms = self.platforms
+        if len(platforms) <= FEW:
+            return platforms
+        if self._rank is None:
+            cells, big = {}, []
+            for i, p in enumerate(platforms):
+                c0, c1 = _floor(p.x / PLATFORM_CELL), _floor((p.x + p.w) / PLATFORM_CELL)
+                r0, r1 = _floor(p.y / PLATFORM_CELL), _floor((p.y + p.h) / PLATFORM_CELL)
+                if (c1 - c0 + 1) * (r1 - r0 + 1) > 64:  # a huge platform: tested by every query
+                    big.append(i)
+                    continue
+                for r in range(r0, r1 + 1):
+                    for c in range(c0, c1 + 1):
+                        cells.setdefault((c, r), []).append(i)
+            self._rank = (cells, big)
+        cells, big = self._rank
+        c0, c1 = _floor(x / PLATFORM_CELL), _floor((x + w) / PLATFORM_CELL)
+        r0, r1 = _floor(y / PLATFORM_CELL), _floor((y + h) / PLATFORM_CELL)
+        if (c1 - c0 + 1) * (r1 - r0 + 1) > len(cells):  # a box wider than all the platforms' cells
+            return platforms
+        found = set(big)
+        for r in range(r0, r1 + 1):
+            for c in range(c0, c1 + 1):
+                got = cells.get((c, r))
+                if got:
+                    found.update(got)
+        return [platforms[i] for i in sorted(found)]
 
     def around(self, a, dt: float, reach: float = 0.0):
         """``blockers`` for an actor's own step: a box wide enough for anything one step can do (its
         velocity, a jump's take-off, a ground snap or step up, a corner nudge: 4 tiles and its size;
-        ``reach``: px more, what a Character's moves may add in a step: a dash, a wall jump)."""
-        if not self.crates:
+        ``reach``: px more, what a Character's moves may add in a step: a dash, a wall jump). Among more
+        than ``FEW`` platforms, only those whose cells meet that box (``platforms_in``)."""
+        if not self.crates and len(self.platforms) <= FEW:
             return self.platforms
         pad = (abs(a.vx) + abs(a.vy)) * dt + 4.0 * self.grid.tile_size + a.w + a.h + reach
-        return self.blockers(a, a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
+        box = (a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
+        return self.blockers(a, *box, self.platforms_in(*box))  # (many platforms: only those near)
 
 
 def squish(st: Step, a, other=None) -> None:

@@ -55,6 +55,12 @@ class RopeConfig:
     climb_speed: float = _knob(48.0, "px/s", 0.0, 10000.0, "how fast a Character holding on climbs (up / down)")
     pump: float = _knob(240.0, "px/s^2", 0.0, 100000.0, "sideways push of left / right on a Character holding on")
     swing_damping: float = _knob(0.25, "1/s", 0.0, 100.0, "a holder's swing decays as exp(-swing_damping * t)")
+    # sleeping: a rope at rest costs nothing until something changes
+    sleep_speed: float = _knob(0.0, "px/s", 0.0, 10000.0,
+                               "a rope whose every particle moves slower than this for sleep_time sleeps: it "
+                               "holds still and costs nothing until pushed, held, brushed by an actor, its pin "
+                               "moves, its pin's body moves or the tiles change; 0 never sleeps")
+    sleep_time: float = _knob(0.5, "s", 0.0, 3600.0, "how long a rope stays slower than sleep_speed before it sleeps")
 
     def __post_init__(self):
         for f in fields(self):
@@ -64,6 +70,11 @@ class RopeConfig:
                     raise ConfigError("rope.collide", f"expected true or false, got {value!r}")
                 continue
             object.__setattr__(self, f.name, _check(f"rope.{f.name}", f, value))
+
+
+def _sleep_steps(cfg: RopeConfig, dt: float) -> int:
+    """Steps a rope must stay slower than its sleep speed before it sleeps (at least one)."""
+    return max(1, math.ceil(cfg.sleep_time / dt - 1e-9))
 
 
 def _number(value, what: str) -> float:
@@ -114,7 +125,8 @@ class Rope:
     its offset; ``None`` pins it in place. Add it with ``world.add(rope)``.
     """
 
-    __slots__ = ("_config", "_dt", "_follow", "_holds", "_kicks", "_pin", "_pos", "_prev", "_set", "data", "name")
+    __slots__ = ("_config", "_dt", "_follow", "_holds", "_kicks", "_pin", "_pos", "_prev", "_rests", "_set", "_still",
+                 "data", "name")
 
     def __init__(self, x: float, y: float, config: RopeConfig | None = None, *, follow=None, name: str = "",
                  data=None):
@@ -135,6 +147,8 @@ class Rope:
         self._holds: list[tuple] = []  # (actor, particle index, px climbed toward the next one), as attached
         self._set = None  # the _RopeSet of the world it is in
         self._dt = 1.0 / 60.0  # s, the step of the world it was last stepped in
+        self._still = 0  # steps in a row every particle moved slower than sleep_speed (asleep from sleep_time on)
+        self._rests = False  # its free end touched a tile (or a wall edge) in the last step
         self.name = name
         self.data = data
         self.follow = follow
@@ -153,6 +167,7 @@ class Rope:
         x, y = (_number(v, "pin") for v in xy)
         f = self._follow
         self._pin = (x, y) if f is None else (x - f.x, y - f.y)
+        self._still = 0  # (a moved pin wakes it)
         if self._set is not None:
             self._set._pins_moved = True
 
@@ -169,6 +184,7 @@ class Rope:
         x, y = self.pin
         self._follow = body
         self._pin = (x, y) if body is None else (x - body.x, y - body.y)
+        self._still = 0
         if self._set is not None:
             self._set._stale = True
 
@@ -194,6 +210,19 @@ class Rope:
         """Index of the particle whose centre is nearest ``(x, y)`` (the lowest index on a tie)."""
         r = self._config.radius
         return int(np.argmin((self._pos.real + r - x) ** 2 + (self._pos.imag + r - y) ** 2))
+
+    @property
+    def asleep(self) -> bool:
+        """Is the rope asleep (``RopeConfig.sleep_speed``): holding still, skipped by the step until a push,
+        a holder, an actor brushing it, a pin that moves or a tile edit wakes it?"""
+        cfg = self._config
+        return cfg.sleep_speed > 0.0 and self._still >= _sleep_steps(cfg, self._dt)
+
+    @property
+    def resting(self) -> bool:
+        """Did the free end touch a tile (lying on a floor, against a wall) or a side of the map in the
+        last step? (A game may let a breeze sway only ropes hanging free, so ropes on the ground can sleep.)"""
+        return self._rests
 
     def velocity(self, i: int) -> tuple[float, float]:
         """Particle ``i``'s velocity over the last step (px/s)."""
@@ -271,6 +300,7 @@ class Rope:
         new._config, new.name, new.data = self._config, self.name, self.data  # data is shared, like bodies'
         new._pos, new._prev = self._pos.copy(), self._prev.copy()
         new._pin, new._kicks, new._dt = self._pin, list(self._kicks), self._dt
+        new._still, new._rests = self._still, self._rests
         new._holds = [(copy.deepcopy(a, memo), i, c) for a, i, c in self._holds]
         new._follow = copy.deepcopy(self._follow, memo)
         new._set = None  # a copied _RopeSet links its ropes again
@@ -391,6 +421,7 @@ class _RopeSet:
         collide = np.array([[r.config.collide] for r in ropes]) & movable
         self._collide = collide.ravel() if collide.any() else None
         self._reach = reach.ravel()
+        self._ends = np.array([row * cols + n - 1 for row, n in enumerate(sizes)], np.intp)  # the free ends
         self._tiles = (None,)
         # Even constraints never share a particle, nor do odd ones: each group is solved at once, exactly
         # as one after another. A row's last (odd) constraint would join it to the next row: weight 0.
@@ -418,6 +449,11 @@ class _RopeSet:
                       * self._movable.ravel())
         for r in self.ropes:
             r._dt = dt
+            if old is not None and old != dt:
+                r._still = 0  # a new step rate: measure again
+        self._need = [_sleep_steps(r.config, dt) for r in self.ropes]
+        self._slow = np.array([r.config.sleep_speed * dt for r in self.ropes])  # px a step
+        self._sleepy = bool(self._slow.any())
         self._key = (dt, g)
 
     # -- stepping --------------------------------------------------------------------------------------
@@ -439,6 +475,7 @@ class _RopeSet:
             f, (ox, oy), r = rope._follow, rope._pin, rope.config.radius
             pins[row] = complex(f.x + ox - r, f.y + oy - r)
         bobs = self._bobs(d) if swing is not None and any(r._holds for r in self.ropes) else None
+        asleep = self._sleepers(grid) if self._sleepy else None  # flat mask of the particles held still, or None
         # Verlet: x' = x + (x - x_prev) * keep + g dt^2
         np.subtract(pos, prev, out=tmp)
         tmp *= self._keep
@@ -457,8 +494,10 @@ class _RopeSet:
         if held is not None:  # a held particle is a second pin for the rest of the rope
             held_at, held_pos = held
             pos[held_at] = held_pos
+        if asleep is not None:
+            np.copyto(pos, prev, where=asleep)  # (asleep: prev is where it rests)
         if (actors or crowds) and self._nudging is not None:
-            self._nudge(actors, crowds)
+            self._nudge(actors, crowds, asleep)
         hypot, maximum = np.hypot, np.maximum
         for groups in self._passes:
             for a, b, w, rw in groups:
@@ -474,8 +513,51 @@ class _RopeSet:
         self._tether()
         if held is not None:
             pos[held_at] = held_pos
+        if asleep is not None:
+            np.copyto(pos, prev, where=asleep)
+        ends = None
         if self._collide is not None:
-            self._collide_tiles(grid, None if held is None else held_at)
+            ends = self._collide_tiles(grid, None if held is None else held_at, asleep)
+        self._rest_and_sleep(ends)
+
+    def _sleepers(self, grid):
+        """Before a step: wake the ropes pushed, held or meeting changed tiles; the flat mask of the
+        particles of the ropes still asleep (None when none is)."""
+        if self._seen != (grid, getattr(grid, "version", 0)):
+            for rope in self.ropes:  # tiles edited (or another grid): every rope looks again
+                rope._still = 0
+            return None
+        rows = []
+        for rope, need in zip(self.ropes, self._need, strict=True):
+            if rope._kicks or rope._holds:
+                rope._still = 0
+            rows.append(rope._still >= need)
+        if not any(rows):
+            return None
+        return np.repeat(np.array(rows), self._cols)
+
+    def _rest_and_sleep(self, ends) -> None:
+        """After a step: each rope's ``resting`` (its free end touched a tile), and its count of still steps:
+        a rope whose every particle moved less than ``sleep_speed * dt`` this step, held by no one and
+        pinned to no moving body, counts one more; at the count for ``sleep_time`` it falls asleep, at rest
+        (its velocity zeroed)."""
+        ropes = self.ropes
+        rests = ends.tolist() if ends is not None else [False] * len(ropes)
+        if not self._sleepy:
+            for rope, r in zip(ropes, rests, strict=True):
+                rope._rests = r
+            return
+        pos, prev, cols = self._pos, self._prev, self._cols
+        moved = np.abs(pos.view(np.float64) - prev.view(np.float64)).reshape(len(ropes), 2 * cols).max(axis=1)
+        slow = (moved < self._slow).tolist()
+        for row, (rope, r, still, need) in enumerate(zip(ropes, rests, slow, self._need, strict=True)):
+            rope._rests = r
+            if not still or rope._holds or rope._follow is not None:
+                rope._still = 0
+            elif rope._still < need:
+                rope._still += 1
+                if rope._still == need:  # asleep from here: at rest where it is
+                    prev[row * cols:(row + 1) * cols] = pos[row * cols:(row + 1) * cols]
 
     def _bobs(self, d) -> list:
         """Before the Verlet step: each holder's particle as a pendulum bob: ``(rope, k, actor, flat index,
@@ -552,38 +634,55 @@ class _RopeSet:
             scale = np.divide(reach, dist, out=np.ones_like(dist), where=over)
             np.copyto(pos, pins + delta * scale, where=over)
 
-    def _nudge(self, actors, crowds=()) -> None:
+    def _nudge(self, actors, crowds=(), asleep=None) -> None:
         """Particles overlapping an actor that moved this step take up ``nudge`` of the difference between
         the actor's motion and their own, along each axis the actor outruns them; then the same for the
-        crowds' walkers (those that could reach a particle, found for all of them at once)."""
+        crowds' walkers (those that could reach a particle, found for all of them at once). Each nudger is
+        tested only against the ropes whose box could meet it (found for all nudgers at once, from each
+        rope's start box widened by how far a nudge can carry a particle); a rope asleep that a nudger
+        touches wakes."""
         moving = [a for a in actors if (a.x != a.prev_x or a.y != a.prev_y) and a._hold is None]
         walkers = self._walkers_near(moving, crowds) if crowds else []
-        if not moving and not walkers:
+        nudgers = moving + walkers
+        if not nudgers:
             return
-        pos, prev, cols, nudging = self._pos, self._prev, self._cols, self._nudging
-        x, y = pos.real, pos.imag
-        # All particles' bounds (pins and padding too: wider, never narrower) rule out far actors cheaply.
-        box = [float(x.min()), float(y.min()), float(x.max()) + self._widest, float(y.max()) + self._widest]
-        for a in moving + walkers:
-            ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            x0, y0, x1, y1 = box
-            if not (ax < x1 and x0 < ax + aw and ay < y1 and y0 < ay + ah):
-                continue
-            hit = (x < ax + aw) & (x + self._size > ax) & (y < ay + ah) & (y + self._size > ay) & nudging
-            if not hit.any():
-                continue
-            mx, my = ax - a.prev_x, ay - a.prev_y
-            where = np.flatnonzero(hit)
-            now, start = pos[where].tolist(), prev[where].tolist()
-            for k, at in enumerate(where.tolist()):
-                share, p, s = self._share[at // cols], now[k], start[k]
-                gx, gy = mx - (p.real - s.real), my - (p.imag - s.imag)
-                p = now[k] = complex(p.real + share * gx if gx * mx > 0.0 else p.real,
-                                     p.imag + share * gy if gy * my > 0.0 else p.imag)
-                # the next actor may meet it where it went
-                box[:] = min(box[0], p.real), min(box[1], p.imag), max(box[2], p.real + self._widest), \
-                    max(box[3], p.imag + self._widest)
-            pos[where] = now
+        pos, prev, cols, nudging, size = self._pos, self._prev, self._cols, self._nudging, self._size
+        rows = len(self.ropes)
+        # A nudge moves a particle toward its start plus the nudger's motion, never further from its start
+        # than the larger of the two: each rope stays within its start box widened by that much.
+        start, now = prev.reshape(rows, cols), pos.reshape(rows, cols)
+        reach = max(max(abs(a.x - a.prev_x), abs(a.y - a.prev_y)) for a in nudgers)
+        reach = np.maximum(np.abs(now - start).max(axis=1, initial=0.0), reach) + self._widest + _EDGE
+        lo_x, hi_x = start.real.min(axis=1) - reach, start.real.max(axis=1) + reach
+        lo_y, hi_y = start.imag.min(axis=1) - reach, start.imag.max(axis=1) + reach
+        ax = np.array([a.x for a in nudgers])[:, None]
+        ay = np.array([a.y for a in nudgers])[:, None]
+        aw = np.array([a.w for a in nudgers])[:, None]
+        ah = np.array([a.h for a in nudgers])[:, None]
+        meets = (ax <= hi_x) & (lo_x <= ax + aw) & (ay <= hi_y) & (lo_y <= ay + ah)  # nudger x rope
+        for n, row_list in zip(np.flatnonzero(meets.any(axis=1)).tolist(),
+                               (np.flatnonzero(m).tolist() for m in meets[meets.any(axis=1)]), strict=True):
+            a = nudgers[n]
+            ax_, ay_, aw_, ah_ = a.x, a.y, a.w, a.h
+            mx, my = ax_ - a.prev_x, ay_ - a.prev_y
+            for row in row_list:
+                lo, hi = row * cols, (row + 1) * cols
+                x, y, sz = pos.real[lo:hi], pos.imag[lo:hi], size[lo:hi]
+                hit = (x < ax_ + aw_) & (x + sz > ax_) & (y < ay_ + ah_) & (y + sz > ay_) & nudging[lo:hi]
+                if not hit.any():
+                    continue
+                if asleep is not None and asleep[lo]:
+                    asleep[lo:hi] = False  # touched: awake from this step
+                    self.ropes[row]._still = 0
+                share = self._share[row]
+                where = np.flatnonzero(hit) + lo
+                now_, start_ = pos[where].tolist(), prev[where].tolist()
+                for k in range(len(now_)):
+                    p, s_ = now_[k], start_[k]
+                    gx, gy = mx - (p.real - s_.real), my - (p.imag - s_.imag)
+                    now_[k] = complex(p.real + share * gx if gx * mx > 0.0 else p.real,
+                                      p.imag + share * gy if gy * my > 0.0 else p.imag)
+                pos[where] = now_
 
     def _walkers_near(self, moving, crowds) -> list:
         """The crowds' walkers that moved this step and could overlap a particle while the actors and they
@@ -626,6 +725,12 @@ class _RopeSet:
             limit = np.tile(np.array([grid.cols, grid.rows], float), pairs)  # clip tile indices to the table
             scale = np.tile(np.array([1, grid.cols + 1], np.intp), pairs)  # row index -> flat table index
             self._tiles = (key, table.ravel(), limit, scale)
+            kinds = grid.kinds
+            flat = np.zeros((grid.rows, grid.cols + 1), np.int64)  # per row: flat tops before each column
+            flat[:, 1:] = ((kinds == SOLID) | (kinds == ONE_WAY)).cumsum(1)
+            filled = np.zeros((grid.rows, grid.cols + 1), np.int64)  # per row: non-empty tiles before each column
+            filled[:, 1:] = (kinds != 0).cumsum(1)
+            self._row_sums = (flat.ravel(), filled.ravel())
         return self._tiles[1:] + (changed,)
 
     def _tiles_state(self, grid) -> bool:
@@ -636,10 +741,12 @@ class _RopeSet:
     def _put_tiles_state(self, grid, changed: bool) -> None:
         self._seen = None if changed else (grid, getattr(grid, "version", 0))
 
-    def _collide_tiles(self, grid, held=None) -> None:
+    def _collide_tiles(self, grid, held=None, asleep=None):
         """Move each particle from where it started the step to where the solver put it, through the
         tiles: the same Y-then-X pass actors use (``_motion.move``), so it cannot end inside a solid.
-        Only particles whose swept box overlaps a non-empty tile take that (slower) pass."""
+        Only particles whose swept box overlaps a non-empty tile take that (slower) pass, and none of a
+        rope asleep (it rests outside the tiles, which have not changed). Returns, per rope, whether its
+        free end's box touched a tile or a wall edge (a bool array)."""
         pos, prev, cols = self._pos, self._prev, self._cols
         table, limit, scale, changed = self._tile_table(grid)
         span, half = self._span, 2 * len(pos)  # the swept boxes: x0, y0, x0, y0, ... then x1, y1, ...
@@ -659,12 +766,19 @@ class _RopeSet:
         c0, r0, c1, r1 = cell[0:half:2], cell[1:half:2], cell[half::2], cell[half + 1::2]
         count = table[r1 + c1] - table[r0 + c1] - table[r1 + c0] + table[r0 + c0]
         near = ((count > 0) | edge) & self._collide
+        ends = near[self._ends]
         if held is not None:
             near[held] = False  # (its actor's box went through the tiles instead)
+        if asleep is not None:
+            near &= ~asleep
         if not near.any():
-            return
+            return ends
         radius, probe, move, reach, pins = self._radius, self._probe, _motion.move, self._reach, self._pins
-        for at in np.flatnonzero(near).tolist():  # in order: a rope's particles from the pin down
+        todo = np.flatnonzero(near)
+        if not changed:  # the particles lying on a flat top that just slide: all at once
+            todo = self._slide_all(grid, todo)
+            changed = None  # (what is left does not slide: no need to ask again)
+        for at in todo.tolist():  # in order: a rope's particles from the pin down
             w = 2.0 * radius[at // cols]
             probe.w = probe.h = w
             p, s = complex(pos[at]), complex(prev[at])
@@ -675,7 +789,7 @@ class _RopeSet:
                 # particle ends each step outside, and a rope is threaded through the tiles when added.
                 s = complex(pos[at - 1])
                 probe.x, probe.y = s.real, s.imag
-            elif p.imag >= s.imag and _slides(grid, s.real, s.imag, p.real, w):
+            elif changed is not None and p.imag >= s.imag and _slides(grid, s.real, s.imag, p.real, w):
                 q = complex(p.real, s.imag)
                 if abs(q - complex(pins[at // cols])) <= reach[at] + _EDGE:
                     pos[at] = q
@@ -695,6 +809,46 @@ class _RopeSet:
                 if abs(q - pin) > most + _EDGE:
                     q = complex(pos[at - 1])
             pos[at] = q
+        return ends
+
+    def _slide_all(self, grid, todo):
+        """``_slides`` for the particles ``todo`` at once (the same tests, in numpy): those that slide
+        along a flat top within their tether move there; returns the rest, in order, for the full pass."""
+        pos, prev, cols = self._pos, self._prev, self._cols
+        ts, gcols, grows = grid.tile_size, grid.cols, grid.rows
+        flat, filled = self._row_sums
+        p, s = pos[todo], prev[todo]
+        w = self._size[todo]
+        sx, sy, px = s.real, s.imag, p.real
+        feet = sy + w
+        row = np.rint(feet / ts)
+        gap = row * ts - feet
+        ok = (p.imag >= sy) & (gap >= 0.0) & (gap <= 1e-9) & ((row - 1) * ts <= sy) & (row >= 0) & (row < grows)
+        if not ok.any():
+            return todo
+        r = np.where(ok, row, 0).astype(np.intp)
+        base = r * (gcols + 1)
+        c0 = np.clip(np.floor(sx / ts), 0, gcols).astype(np.intp)
+        c1 = np.clip(np.ceil((sx + w) / ts) - 1, -1, gcols - 1).astype(np.intp)
+        under = flat[base + np.maximum(c1 + 1, c0)] - flat[base + c0]  # flat tops under it
+        ok &= under > 0
+        lo, hi = np.where(sx <= px, sx, px), np.where(sx <= px, px + w, sx + w)
+        ok &= ~((r > 0) & ((lo < grid._x_lo) | (hi > grid._x_hi)))
+        above = np.maximum(r - 1, 0) * (gcols + 1)
+        d0 = np.clip(np.floor(lo / ts), 0, gcols).astype(np.intp)
+        d1 = np.clip(np.ceil(hi / ts) - 1, -1, gcols - 1).astype(np.intp)
+        own = filled[above + np.maximum(d1 + 1, d0)] - filled[above + d0]  # tiles in its own row on the way
+        ok &= (r == 0) | (own <= 0)
+        rows_of = todo // cols
+        pin = self._pins[rows_of]
+        ok &= np.hypot(px - pin.real, sy - pin.imag) <= self._reach[todo] + _EDGE
+        if not ok.any():
+            return todo
+        slid = todo[ok]
+        q = np.empty(len(slid), complex)
+        q.real, q.imag = px[ok], sy[ok]
+        pos[slid] = q
+        return todo[~ok]
 
     # -- state -----------------------------------------------------------------------------------------
     def digest(self, h, grid=None) -> None:
@@ -705,7 +859,7 @@ class _RopeSet:
         for rope in self.ropes:
             h.update(rope._pos.tobytes())
             h.update(rope._prev.tobytes())
-            h.update(struct.pack("<2d?", *rope._pin, rope._follow is not None))
+            h.update(struct.pack("<2d?q?", *rope._pin, rope._follow is not None, rope._still, rope._rests))
             for kick in rope._kicks:
                 h.update(struct.pack("<q2d", *kick))
             for actor, i, climbed in rope._holds:

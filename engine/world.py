@@ -255,6 +255,7 @@ class World:
             p._seen = (p.x, p.y, p.w, p.h, p.one_way)
 
         jumped, landed, dropped = [], [], []
+        many = len(platforms) > _solids.FEW  # then each actor looks only at the platforms near it
         events = st.events if st is not None else []
         lean, top_speed = _runway.ENABLED, self.feel.fall.max_speed
         # Runways (_runway.py): a plain actor on a flat stretch of tiles it found before, nothing solid
@@ -310,7 +311,7 @@ class World:
                     feel, own = self.feel, d
                 else:  # its own feel, at the world's step rate
                     feel, own = a._own_feel(self.feel.physics)
-                blockers = st.around(a, d.dt, own.reach) if st is not None and st.crates else platforms
+                blockers = st.around(a, d.dt, own.reach) if st is not None and (st.crates or many) else platforms
                 did_jump, did_land, did_drop = control(a, buttons, feel, own, grid, blockers, events)
                 if did_jump:
                     jumped.append(a)
@@ -319,7 +320,7 @@ class World:
                 if did_drop:
                     dropped.append(a)
             else:
-                blockers = st.around(a, d.dt) if st is not None and st.crates else platforms
+                blockers = st.around(a, d.dt) if st is not None and (st.crates or many) else platforms
                 if a.solid or own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
                     self._move_plain(a, d, blockers)
             if st is not None and st.crates and a.contacts:
@@ -467,7 +468,9 @@ class World:
             dy = self._fall(b, d)
             dx = b.vx * d.dt
             x, y = min(b.x, b.x + dx), min(b.y, b.y + dy)
-            solids = st.blockers(b, x - 1.0, y - 1.0, b.w + abs(dx) + 2.0, b.h + abs(dy) + 2.0)
+            far = abs(dx) + abs(dy) + 1.0  # px: slides and bounces turn it, but its path is no longer than this
+            solids = st.blockers(b, x - 1.0, y - 1.0, b.w + abs(dx) + 2.0, b.h + abs(dy) + 2.0,
+                                 st.platforms_in(b.x - far, b.y - far, b.w + 2.0 * far, b.h + 2.0 * far))
             if b.touches:
                 if fast is None:
                     fast = self._fast_bodies(reach)

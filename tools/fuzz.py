@@ -12,7 +12,9 @@ a fifth of the maps also load their images and draw a frame), ``load_bindings`` 
 (controls), ``load_progress`` then a save and a reload (saves). A case passes when it either works or ends
 in the documented one-line error (exit code 2, exactly one stderr line ``error: FILE: ...``, never
 "internal error"; a controls file or a save: defaults plus one line naming the file), within
-``--time-limit`` seconds (SIGALRM) and under ``--memory-mb`` of address space (RLIMIT_AS). Saves must
+``--time-limit`` seconds of CPU time (ITIMER_PROF, so the verdict does not depend on the machine's load;
+a case blocked that long without running or waiting for a CPU fails too) and under ``--memory-mb`` of
+address space (RLIMIT_AS). Saves must
 also lose nothing: the original bytes survive in the save or in a backup, and unknown fields round-trip.
 
 Prints, per kind: cases, passes (works / one-line error), failures with their seed, the slowest case and
@@ -74,12 +76,61 @@ class Outcome:
 
 # -- shared pieces ---------------------------------------------------------------------------------------------
 
-class Timeout(Exception):
+class Timeout(BaseException):  # not an Exception: the game's own ``except Exception`` must not swallow it
     pass
 
 
-def _alarm(signum, frame):
-    raise Timeout()
+def _sched_ns() -> int | None:
+    """Nanoseconds this process has run plus waited to run (Linux ``/proc/self/schedstat``), or None.
+    A process that computes or waits for a busy CPU gains about one second a second; one blocked on
+    something (a FIFO, a lock) gains nothing -- whatever the machine's load."""
+    try:
+        with open("/proc/self/schedstat") as f:
+            run, wait = f.read().split()[:2]
+        return int(run) + int(wait)
+    except (OSError, ValueError):
+        return None
+
+
+class _Limits:
+    """A case's time limit that does not depend on the machine's load: ``limit`` s of CPU time
+    (ITIMER_PROF, user + system), and a watchdog every ``limit`` s of wall time that stops a case which,
+    over that whole window, neither ran nor waited to run (a hang: blocked, not slow). Where the kernel
+    does not say (no schedstat), the watchdog stops a case after 10 x ``limit`` s of wall time."""
+
+    def __init__(self, limit: float):
+        self.limit, self.why, self.last = limit, "", _sched_ns()
+        self.wall_left = 10 if self.last is None else None
+
+    def __enter__(self):
+        self.old = signal.signal(signal.SIGPROF, self._cpu), signal.signal(signal.SIGALRM, self._wall)
+        signal.setitimer(signal.ITIMER_PROF, self.limit)
+        signal.setitimer(signal.ITIMER_REAL, self.limit, self.limit)
+        return self
+
+    def __exit__(self, *exc):
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGPROF, self.old[0])
+        signal.signal(signal.SIGALRM, self.old[1])
+        return False
+
+    def _cpu(self, signum, frame):
+        self.why = f"more than {self.limit:g} s of CPU time"
+        raise Timeout(self.why)
+
+    def _wall(self, signum, frame):
+        if self.wall_left is not None:
+            self.wall_left -= 1
+            if self.wall_left <= 0:
+                self.why = f"no result within {10 * self.limit:g} s"
+                raise Timeout(self.why)
+            return
+        now = _sched_ns()
+        moved, self.last = now - self.last, now
+        if moved < 0.05 * self.limit * 1e9:  # blocked all along: it will not finish by waiting
+            self.why = f"blocked for {self.limit:g} s (neither running nor waiting for a CPU)"
+            raise Timeout(self.why)
 
 
 def _peak_reset() -> None:
@@ -736,8 +787,7 @@ def run_case(kind: str, seed: int, work: Path | None = None, time_limit: float =
     case_dir.mkdir(parents=True, exist_ok=True)
     _peak_reset()
     start = time.perf_counter()
-    old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, time_limit)
+    limits = _Limits(time_limit).__enter__()
     detail = ""
     try:
         if kind == "maps":
@@ -769,14 +819,13 @@ def run_case(kind: str, seed: int, work: Path | None = None, time_limit: float =
             named = save_case(rng, case_dir, seed)
             verdict, detail = save_verdict(named)
     except Timeout:
-        verdict = f"FAIL: no result within {time_limit:g} s"
+        verdict = f"FAIL: {limits.why}"
     except MemoryError:
         verdict = "FAIL: MemoryError (over the memory cap)"
     except BaseException as exc:  # noqa: BLE001 - any escape is a finding
         verdict = f"FAIL: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        limits.__exit__(None, None, None)
     seconds = time.perf_counter() - start
     shutil.rmtree(case_dir, ignore_errors=True)
     for stray in work.rglob("*.fuzz*"):
@@ -812,8 +861,34 @@ class _Worker:
         self.jobs, self.done, self.current, self.since = list(jobs), 0, None, time.monotonic()
         self.log = folder / f"worker{n}.log"
         self.offset = 0
+        self.begun, self.cpu0, self.moved, self.moved_at = None, 0.0, 0.0, 0.0
         self.process = ctx.Process(target=_work, args=(self.jobs, self.log, memory_mb), daemon=True)
         self.process.start()
+
+    def sched(self) -> tuple[float, float] | None:
+        """The worker's (CPU s, CPU + run-queue wait s) so far, from /proc/PID/schedstat; None elsewhere."""
+        try:
+            with open(f"/proc/{self.process.pid}/schedstat") as f:
+                run, wait = (int(v) / 1e9 for v in f.read().split()[:2])
+            return run, run + wait
+        except (OSError, ValueError):
+            return None
+
+    def stuck(self) -> bool:
+        """Still on one case well past its limit where the case's own timers cannot reach (inside a C call):
+        30 s of CPU beyond the limit, or 30 s beyond the limit neither running nor waiting for a CPU.
+        Counted in CPU time, so a loaded machine does not make a slow case a failure; where /proc does not
+        say, 10 x the limit of wall time."""
+        if self.current is None:
+            return False
+        limit, now, sched = self.jobs[self.done][2], time.monotonic(), self.sched()
+        if sched is None:
+            return now - self.since > 10 * limit + 30
+        if self.begun != self.current:  # a new case: start counting from here
+            self.begun, self.cpu0, self.moved, self.moved_at = self.current, sched[0], sched[1], now
+        if sched[1] - self.moved > 0.05 * (now - self.moved_at):
+            self.moved, self.moved_at = sched[1], now
+        return sched[0] - self.cpu0 > limit + 30 or now - self.moved_at > limit + 30
 
     def read(self) -> list[Outcome]:
         out = []
@@ -836,8 +911,8 @@ class _Worker:
 
 def run_all(jobs: list[tuple[str, int, float]], workers: int, memory_mb: int, report) -> list[Outcome]:
     """Run the jobs on ``workers`` processes; a case that kills its worker (a crash, the memory cap) or
-    outlives its time limit by 30 s (stuck where SIGALRM cannot reach) is a failure, and the rest of that
-    worker's jobs go to a fresh worker."""
+    is stuck past its limit where its own timers cannot reach (:meth:`_Worker.stuck`) is a failure, and the
+    rest of that worker's jobs go to a fresh worker."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
@@ -852,7 +927,7 @@ def run_all(jobs: list[tuple[str, int, float]], workers: int, memory_mb: int, re
             for o in w.read():
                 outcomes.append(o)
                 report(o)
-            stuck = w.current is not None and time.monotonic() - w.since > w.jobs[w.done][2] + 30
+            stuck = w.stuck()
             if stuck:
                 w.process.kill()
             if w.process.is_alive():
@@ -883,7 +958,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=int, default=500, help="cases per kind")
     ap.add_argument("--seed", type=int, default=1, help="first case seed; case i uses seed + i")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
-    ap.add_argument("--time-limit", type=float, default=20.0, help="s a case may take")
+    ap.add_argument("--time-limit", type=float, default=20.0,
+                    help="s of CPU time a case may use (and of wall time it may stay blocked)")
     ap.add_argument("--memory-mb", type=int, default=2048, help="address space cap per worker (MB)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
@@ -912,7 +988,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{kind:8} {len(mine):6} {sum(o.verdict == 'works' for o in mine):6} "
               f"{sum(o.verdict == 'error' for o in mine):6} {fails:5} {times[-1]:9.2f} "
               f"{times[len(times) // 2]:8.3f} {max(o.peak_mb for o in mine):8.0f}")
-    print(f"{len(outcomes)} cases in {wall:.0f} s on {args.jobs} workers; time limit {args.time_limit:g} s, "
+    print(f"{len(outcomes)} cases in {wall:.0f} s on {args.jobs} workers; limit {args.time_limit:g} s of CPU a case, "
           f"memory cap {args.memory_mb} MB; {failed} failures")
     return 1 if failed else 0
 

@@ -9,8 +9,8 @@ the level when the goal is reached, and checks every step that the player's posi
 finite. It prints the steps run, the steps per second, and the process's resident memory (RSS) after a
 warm-up (5 % of the steps) and at the end: growth is what the run leaked.
 
-``kill`` starts a child that writes one kind of file in a loop -- the save, a route, a trace, a recording,
-the feel file (the panel's write-back), a screenshot, in turn -- kills it with SIGKILL at a random moment,
+``kill`` forks a child that writes one kind of file in a loop -- the save, a route, a trace, a recording,
+the feel file (the panel's write-back), a screenshot, the controls file (``input.toml``), in turn -- kills it with SIGKILL at a random moment,
 then checks that the file is complete (the old one or the new one, never a mixture or a cut file) and that
 the next start removes the temp files the kills orphaned.
 
@@ -93,37 +93,46 @@ def soak(steps: int, seed: int) -> int:
     return 1 if bad else 0
 
 
-_CHILD = """
-import os
-import sys
-sys.path.insert(0, {root!r})
-from pathlib import Path
-from engine import FeelConfig
-from game.files.feelfile import load_feel, save_feel
-from game.files.save import load_progress, save_progress
-from game.files.userfiles import atomic_output, write_atomic
-folder, kind = Path({folder!r}), {kind!r}
-p, _ = load_progress(folder / "progress.json")
-k, parent = 0, os.getppid()
-while os.getppid() == parent:  # a writer whose stress run was stopped stops too
-    k += 1
-    n = k % 400
-    if kind == "save":  # the save merges under its lock; "pad" checks it is whole
-        p.extra["k"], p.extra["pad"] = k, list(range(n))
-        if save_progress(p, folder / "progress.json") is not None:
-            sys.exit(3)
-    elif kind == "feel":  # the panel's write-back keeps the file's layout
-        save_feel(folder / "feel.toml", FeelConfig().with_value("jump.height", 10.0 + n))
-    elif kind == "screenshot":
-        with atomic_output(folder / "shot.png", "screenshot", binary=True) as f:
-            f.write(b"%d\\n" % n + bytes(range(256)) * n)
-    else:  # route, trace, recording: text written whole
-        write_atomic(folder / f"{{kind}}.txt", f"{{n}}\\n" + "".join(f"{{i}} right\\n" for i in range(n)), kind)
-    if k == 1:
-        print("writing", flush=True)
-"""
+def _writer(folder: Path, kind: str, parent: int, ready: int) -> None:
+    """A forked child: write one kind of file in a loop, the real way, until killed (or orphaned). After the
+    first write it says so on the pipe ``ready``."""
+    from engine import FeelConfig
+    from game.files.feelfile import save_feel
+    from game.files.save import load_progress, save_progress
+    from game.files.userfiles import atomic_output, write_atomic
+    from game.window.input import Bindings, rebind, save_bindings
 
-KINDS = ("save", "route", "trace", "recording", "feel", "screenshot")
+    p, _ = load_progress(folder / "progress.json")
+    k = 0
+    while os.getppid() == parent:  # a writer whose stress run was stopped stops too
+        k += 1
+        n = k % 400
+        if kind == "save":  # the save merges under its lock; "pad" checks it is whole
+            p.extra["k"], p.extra["pad"] = k, list(range(n))
+            if save_progress(p, folder / "progress.json") is not None:
+                os._exit(3)
+        elif kind == "feel":  # the panel's write-back keeps the file's layout
+            save_feel(folder / "feel.toml", FeelConfig().with_value("jump.height", 10.0 + n))
+        elif kind == "screenshot":
+            with atomic_output(folder / "shot.png", "screenshot", binary=True) as f:
+                f.write(b"%d\n" % n + bytes(range(256)) * n)
+        elif kind == "input":  # Options > Controls: input.toml rewritten in place, keeping what the player wrote
+            b, _ = rebind(Bindings.defaults(), "keyboard", "jump", LETTERS[n % len(LETTERS)])
+            b.deadzone = 0.05 + (n % len(LETTERS)) / 100  # the gamepad table comes last: a cut file would lose it
+            save_bindings(b, folder / "input.toml")
+        elif kind == "trace":  # the CLI streams a trace, one line a step, into one temp file
+            with atomic_output(folder / "trace.txt", "trace") as f:
+                f.write(f"{n}\n")
+                for i in range(n):
+                    f.write(f"{i} right\n")
+        else:  # route, recording: text written whole
+            write_atomic(folder / f"{kind}.txt", f"{n}\n" + "".join(f"{i} right\n" for i in range(n)), kind)
+        if k == 1:
+            os.write(ready, b"w")
+
+
+LETTERS = "abcdefghijklnopqrstuvwxyz"  # keys jump is bound to in turn (not m: mute)
+KINDS = ("save", "route", "trace", "recording", "feel", "screenshot", "input")
 
 
 def _whole(folder: Path, kind: str) -> str | None:
@@ -135,6 +144,13 @@ def _whole(folder: Path, kind: str) -> str | None:
         from game.files.feelfile import load_feel
         load_feel(folder / "feel.toml")  # a cut file would not parse (or miss its value)
         return None if "height" in (folder / "feel.toml").read_text() else "no jump.height"
+    if kind == "input":
+        from game.window.input import key_names, load_bindings
+        b, msg = load_bindings(folder / "input.toml")  # a cut file would not parse, or lose its last table
+        if msg is not None:
+            return msg
+        jump, dead = key_names(b)["jump"][0], round((b.deadzone - 0.05) * 100)
+        return None if LETTERS.find(jump) == dead else f"jump {jump!r} with deadzone {b.deadzone}"
     if kind == "screenshot":
         data = (folder / "shot.png").read_bytes()
         n = int(data.split(b"\n", 1)[0])
@@ -150,17 +166,32 @@ def kill(kills: int, seed: int) -> int:
     rng = random.Random(seed)
     folder = Path(tempfile.mkdtemp(prefix="tilefeel-kill-"))
     counts = {kind: [0, 0] for kind in KINDS}  # kills, whole afterwards
+    import game.files.feelfile  # noqa: F401 - imported once here: each forked writer starts at once
+    import game.files.save  # noqa: F401
+    import game.window.input  # noqa: F401
+
     for i in range(kills):
         kind = KINDS[i % len(KINDS)]
-        child = subprocess.Popen([sys.executable, "-c", _CHILD.format(root=str(ROOT), folder=str(folder), kind=kind)],
-                                 stdout=subprocess.PIPE)
-        if not child.stdout.readline():  # its first write is done: from here on it only writes
-            print(f"{kind}: the writer failed before its first write (exit code {child.wait()})")
+        ready, done = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the writer
+            os.close(ready)
+            code = 0
+            try:
+                _writer(folder, kind, os.getppid(), done)
+            except BaseException as exc:  # noqa: BLE001 - reported by the parent as the exit code
+                print(f"{kind}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                code = 4
+            os._exit(code)
+        os.close(done)
+        if not os.read(ready, 1):  # its first write is done: from here on it only writes
+            os.close(ready)
+            print(f"{kind}: the writer failed before its first write (exit status {os.waitpid(pid, 0)[1]})")
             return 1
         time.sleep(rng.random() * 0.05)
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-        child.stdout.close()
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(ready)
         counts[kind][0] += 1
         try:
             wrong = _whole(folder, kind)

@@ -1,4 +1,7 @@
-"""The list of levels in play order: ``levels/01_*.tmx`` first, then each map's ``next`` property.
+"""The list of levels in play order: ``levels/01_*`` first, then each map's ``next`` property.
+
+A level is any map the loader reads: a ``.tmx`` file, or a Tiled JSON map (``.tmj``, or ``.json`` unless
+the file says it is something else -- a JSON tileset, template or project, ``"type"`` not ``"map"``).
 
 ``$TILEFEEL_LEVELS_DIR`` points the game at another folder (tests, level designers' drafts).
 Levels not reached by the chain are *extra* levels (``LevelInfo.extra``): they follow in file-name order,
@@ -20,14 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .levelfile import LIMITS
+from .tiledjson import JsonProblem, map_tree, parse_json
 from .userfiles import FileProblem, read_bytes, shown
 
-__all__ = ["LevelInfo", "discover", "levels_folder", "LEVELS_DIR", "replay_for", "LEVEL_MUSIC", "MUSIC_LOOPS"]
+__all__ = ["LevelInfo", "discover", "levels_folder", "LEVELS_DIR", "replay_for", "LEVEL_MUSIC", "MUSIC_LOOPS",
+           "MAP_SUFFIXES", "map_files"]
 
 LEVELS_DIR = Path(__file__).resolve().parents[2] / "levels"
 MUSIC_LOOPS = ("title", "meadow", "hills", "climb", "finale", "ending")  # the loops game/window/audio.py plays
 LEVEL_MUSIC = ("meadow", "hills", "climb")  # loops for the levels, two levels each, then the last again
 FINALE = "finale"  # the last level's loop (of three or more levels)
+MAP_SUFFIXES = (".tmx", ".tmj", ".json")  # what the loader reads as a map (any letter case)
 
 
 @dataclass
@@ -51,12 +57,12 @@ def replay_for(path: Path) -> Path | None:
     return p if p.is_file() else None
 
 
-def _peek(path: Path) -> LevelInfo:
+def _peek(path: Path) -> LevelInfo | None:
     """A cheap look at one map; never raises: a map this cannot read is listed by its file name, and
-    its full load (when played) says what is wrong with it."""
+    its full load (when played) says what is wrong with it. None: a JSON file that is not a map."""
     try:
         return _look(path)
-    except (ValueError, TypeError, OverflowError, RecursionError, MemoryError):  # firstgid="one", ...
+    except (ValueError, TypeError, OverflowError, RecursionError, MemoryError, JsonProblem):  # firstgid="one", ...
         title = path.stem.replace("_", " ").lstrip("0123456789 ").title() or path.stem
         return LevelInfo(path, path.name, title[:MAX_TITLE], None, 0)
 
@@ -64,12 +70,23 @@ def _peek(path: Path) -> LevelInfo:
 MAX_TITLE = 80  # characters of a map's title the level list shows
 
 
-def _look(path: Path) -> LevelInfo:
+def _read_tileset(path: Path) -> dict:
+    return parse_json(read_bytes(path, "tileset", LIMITS.tileset_bytes), "tileset")
+
+
+def _look(path: Path) -> LevelInfo | None:
     title, nxt, coins = path.stem.replace("_", " ").lstrip("0123456789 ").title() or path.stem, None, 0
     music = problem = None
     try:  # a FIFO or a huge file among the levels is refused here at once, reported when played
-        root = ET.fromstring(read_bytes(path, "map file", LIMITS.map_bytes))
-    except (ET.ParseError, FileProblem):
+        data = read_bytes(path, "map file", LIMITS.map_bytes)
+        if path.suffix.lower() in (".tmj", ".json"):  # a JSON map: read into the same tree the loader makes
+            doc = parse_json(data, "map")
+            if path.suffix.lower() == ".json" and doc.get("type", "map") != "map":
+                return None  # a JSON tileset or template beside the maps: not a level
+            root = map_tree(doc, path.parent, _read_tileset)
+        else:
+            root = ET.fromstring(data)
+    except (ET.ParseError, FileProblem, JsonProblem, FileNotFoundError):
         return LevelInfo(path, path.name, title, None, 0)
     props = root.find("properties")
     for prop in (props if props is not None else []):
@@ -134,11 +151,20 @@ def levels_folder() -> Path:
     return Path(os.environ.get("TILEFEEL_LEVELS_DIR") or LEVELS_DIR)
 
 
+def map_files(folder: Path) -> list[Path]:
+    """The files in ``folder`` with a map's suffix (``MAP_SUFFIXES``), by name."""
+    try:
+        return sorted(p for p in folder.iterdir() if p.suffix.lower() in MAP_SUFFIXES and not p.is_dir())
+    except OSError:  # no such folder (or unreadable): no levels
+        return []
+
+
 def discover(folder: Path | None = None) -> list[LevelInfo]:
     """Levels in play order from ``folder`` (default: :func:`levels_folder`)."""
     folder = Path(folder or levels_folder())
-    files = sorted(folder.glob("*.tmx"))
-    infos = {p.name: _peek(p) for p in files}
+    peeked = [(p, _peek(p)) for p in map_files(folder)]
+    files = [p for p, info in peeked if info is not None]
+    infos = {p.name: info for p, info in peeked if info is not None}
     order: list[LevelInfo] = []
     first = next((p.name for p in files if p.name.startswith("01")), files[0].name if files else None)
     name = first

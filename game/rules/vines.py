@@ -1,9 +1,11 @@
 """Vines: an engine ``Rope`` of ``length`` px hanging from its top point, in the level's world.
 
 The world steps the ropes after the actors: whoever moves through a vine (the player, an enemy) brushes
-it aside (the rope's ``nudge``). A light breeze keeps every vine swaying: each step the free end gets a
-small push that follows a slow sine, each vine at its own phase, on the world's step count (so replays
-and snapshots see exactly the same sway).
+it aside (the rope's ``nudge``). A light breeze keeps every vine that hangs free swaying: each step its
+free end gets a small push that follows a slow sine, each vine at its own phase, on the world's step count
+(so replays and snapshots see exactly the same sway). A vine whose free end lies on the ground (or against
+a wall: ``rope.resting``) is out of the breeze: it settles, and once still for ``SLEEP_TIME`` s it sleeps
+(the engine's rope sleep: it costs nothing until someone brushes or grabs it, or a tile near it changes).
 
 The player grabs a vine by holding Up with its hands (the top-centre of its box) at a joint: the engine's
 ``rope.attach`` then swings it (Left / Right pump, Up / Down climb); a jump press lets go with a hop,
@@ -23,12 +25,15 @@ BREEZE = 1.2  # px/s added to a vine's free end per step, at the breeze's peak
 GUST = 3.0  # s, one back-and-forth of the breeze
 GRAB = 4.0  # px: how far above the player's hands a joint may be and still be grabbed
 HOP = 0.6  # times the jump's take-off speed: the hop of letting go with a jump press
+SLEEP_SPEED = 2.0  # px/s: a vine whose every joint moves slower than this for SLEEP_TIME falls asleep
+SLEEP_TIME = 0.5  # s
 
 
 def vine_config(length: float) -> RopeConfig:
     """A vine's rope: joints at most ``LINK`` px apart along ``length`` px."""
     segments = max(1, math.ceil(length / LINK - 1e-9))
-    return RopeConfig(segments=segments, segment_length=length / segments)
+    return RopeConfig(segments=segments, segment_length=length / segments, sleep_speed=SLEEP_SPEED,
+                      sleep_time=SLEEP_TIME)
 
 
 class Vines:
@@ -41,7 +46,8 @@ class Vines:
     def before_step(self, player=None, buttons=None) -> None:
         t = (self.world.steps + 1) * self.world.dt
         for i, rope in enumerate(self.ropes):
-            rope.push(-1, BREEZE * math.sin(2.0 * math.pi * t / GUST + 1.7 * i), 0.0)
+            if not rope.resting:  # (one lying on the ground is out of the breeze, and may sleep)
+                rope.push(-1, BREEZE * math.sin(2.0 * math.pi * t / GUST + 1.7 * i), 0.0)
         if player is not None and buttons is not None:
             self._hold(player, buttons)
 

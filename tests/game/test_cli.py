@@ -367,6 +367,17 @@ def test_a_header_naming_a_file_too_long_for_the_system_is_one_line(tmp_path, ca
     assert err.count("\n") == 1 and "not found" in err and "internal error" not in err
 
 
+@pytest.mark.parametrize("with_level", [False, True])
+def test_a_header_naming_a_million_character_level_is_one_short_line(tmp_path, capsys, with_level):
+    """A long level name in a replay header made a one-line error of 1,000,000 characters (issue 24)."""
+    script = tmp_path / "run.txt"
+    script.write_text("level " + "a" * 1_000_000 + ".tmx\n10 right\n")
+    level = ["--level", str(MAPS / "flat.tmx")] if with_level else []
+    assert main(["--headless", *level, "--replay", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 400 and str(script) in err
+
+
 def test_a_recording_of_a_level_with_a_hash_in_its_name_replays(tmp_path, capsys):
     """--record on boss#2.tmx wrote 'level boss#2.tmx', which --replay refused ('#' read as a comment)."""
     import shutil

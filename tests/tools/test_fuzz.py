@@ -33,3 +33,52 @@ def test_a_fuzzed_file_works_or_is_one_line(kind, seed, work):
 def test_the_sample_sees_both_outcomes_for_each_kind(work):
     seen = {kind: {fuzz.run_case(kind, seed, work).verdict for seed in range(2000, 2012)} for kind in fuzz.KINDS}
     assert all(verdicts == {"works", "error"} for verdicts in seen.values()), seen
+
+
+LOADED = """
+import os, sys, time
+sys.path.insert(0, {tools!r})
+import fuzz
+os.sched_setaffinity(0, {{0}})
+hogs = []
+for _ in range(3):  # three busy processes on the same CPU: the case gets about a quarter of it
+    pid = os.fork()
+    if pid == 0:
+        os.sched_setaffinity(0, {{0}})
+        while True:
+            pass
+    hogs.append(pid)
+start, wall = time.process_time(), time.monotonic()
+try:
+    with fuzz._Limits(0.4):
+        while time.process_time() - start < 0.3:  # 0.3 s of CPU: within the limit, however long it takes
+            pass
+    verdict = "ok"
+except fuzz.Timeout as exc:
+    verdict = str(exc)
+for pid in hogs:
+    os.kill(pid, 9)
+print(verdict, time.monotonic() - wall)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/schedstat").exists() or not hasattr(os, "sched_setaffinity"),
+                    reason="the load-proof limit reads Linux's schedstat")
+def test_a_case_slowed_by_a_loaded_machine_is_not_a_timeout():
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", LOADED.format(tools=str(ROOT / "tools"))], capture_output=True,
+                         text=True, timeout=60).stdout.split()
+    assert out[0] == "ok", out
+    assert float(out[1]) > 0.4  # it did take longer than the limit in wall time
+
+
+@pytest.mark.skipif(not Path("/proc/self/schedstat").exists(), reason="the watchdog reads Linux's schedstat")
+def test_a_case_over_its_cpu_time_or_blocked_fails():
+    import time
+
+    with pytest.raises(fuzz.Timeout, match="CPU time"), fuzz._Limits(0.2):
+        while True:
+            pass
+    with pytest.raises(fuzz.Timeout, match="blocked"), fuzz._Limits(0.2):
+        time.sleep(5)  # neither running nor wanting to: what a FIFO with no writer looks like

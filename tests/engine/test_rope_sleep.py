@@ -1,0 +1,189 @@
+"""Ropes asleep (``RopeConfig.sleep_speed``): a rope at rest holds still and costs nothing until something
+wakes it; the broad phase of the nudge (each actor tested against the ropes near it only) moves every
+particle exactly as testing every actor against every particle does."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from engine import Actor, Buttons, Character, Rope, RopeConfig, TileGrid, TileKind, World
+from engine import ropes as ropes_module
+
+FLOOR = "." * 40 + "\n"
+MAP = FLOOR * 9 + "#" * 40 + "\n"  # a floor whose top is at y = 144
+SLEEPY = RopeConfig(segments=30, segment_length=8.0, sleep_speed=2.0, sleep_time=0.5)
+
+
+def lying(config=SLEEPY, x=40.0):
+    """A world with one rope pinned 40 px above the floor: most of it lies along the floor."""
+    w = World(TileGrid.from_ascii(MAP))
+    rope = w.add(Rope(x, 104.0, config))
+    return w, rope
+
+
+def settle(w, rope, most=600):
+    for i in range(most):
+        w.step()
+        if rope.asleep:
+            return i + 1
+    raise AssertionError("the rope never fell asleep")
+
+
+def test_a_rope_lying_still_falls_asleep_and_then_holds_exactly_still():
+    w, rope = lying()
+    steps = settle(w, rope)
+    assert 30 <= steps < 600  # at least sleep_time of stillness first
+    assert rope.resting  # its free end lies on the floor
+    before = rope.points
+    assert rope.velocity(-1) == (0.0, 0.0)  # put to rest as it fell asleep
+    for _ in range(120):
+        w.step()
+    assert rope.asleep and rope.points == before
+
+
+def test_without_a_sleep_speed_a_rope_never_sleeps():
+    w, rope = lying(RopeConfig(segments=30, segment_length=8.0))
+    for _ in range(400):
+        w.step()
+    assert not rope.asleep
+
+
+@pytest.mark.parametrize("how", ["push", "pin", "tile", "actor"])
+def test_a_sleeping_rope_wakes_when_something_changes(how):
+    w, rope = lying()
+    settle(w, rope)
+    if how == "push":
+        rope.push(-1, 200.0, -200.0)
+    elif how == "pin":
+        x, y = rope.pin
+        rope.pin = (x + 20.0, y)
+    elif how == "tile":
+        w.grid.set_tile(5, 9, TileKind.EMPTY)  # a hole in the floor under it
+    else:
+        w.add(Character(10.0, 120.0))
+    before = rope.points
+    for _ in range(40):
+        w.step(Buttons(right=True))
+    assert rope.points != before
+    assert not rope.asleep or how == "tile"  # (it may have settled again in the hole by now)
+
+
+def test_snapshot_and_restore_keep_the_sleep_state():
+    w, rope = lying()
+    for _ in range(20):  # settling, not asleep yet
+        w.step()
+    snap = w.snapshot()
+    runs = []
+    for _ in range(2):
+        w.restore(snap)
+        for _ in range(100):
+            w.step()
+        runs.append((w.state_hash(), rope.points, rope.asleep))
+    assert runs[0] == runs[1] and runs[0][2]
+
+
+# -- the nudge's broad phase against testing everything --------------------------------------------------
+
+def _reference_nudge(self, actors, crowds=(), asleep=None):
+    """The plain nudge: every moving actor against every particle (crowds: not in these scenes)."""
+    moving = [a for a in actors if (a.x != a.prev_x or a.y != a.prev_y) and a._hold is None]
+    pos, prev, cols, nudging = self._pos, self._prev, self._cols, self._nudging
+    for a in moving:
+        x, y = pos.real, pos.imag
+        hit = (x < a.x + a.w) & (x + self._size > a.x) & (y < a.y + a.h) & (y + self._size > a.y) & nudging
+        if not hit.any():
+            continue
+        mx, my = a.x - a.prev_x, a.y - a.prev_y
+        for at in np.flatnonzero(hit).tolist():
+            if asleep is not None and asleep[at]:
+                row = at // cols
+                asleep[row * cols:(row + 1) * cols] = False
+                self.ropes[row]._still = 0
+            share, p, s = self._share[at // cols], complex(pos[at]), complex(prev[at])
+            gx, gy = mx - (p.real - s.real), my - (p.imag - s.imag)
+            pos[at] = complex(p.real + share * gx if gx * mx > 0.0 else p.real,
+                              p.imag + share * gy if gy * my > 0.0 else p.imag)
+
+
+def _scene(seed):
+    rng = random.Random(seed)
+    w = World(TileGrid.from_ascii(MAP))
+    for _ in range(12):
+        cfg = RopeConfig(segments=rng.randint(2, 24), segment_length=rng.uniform(2.0, 9.0),
+                         nudge=rng.choice([0.0, 0.3, 1.0]), radius=rng.uniform(0.5, 3.0),
+                         sleep_speed=rng.choice([0.0, 5.0]), sleep_time=0.1)
+        w.add(Rope(rng.uniform(8.0, 600.0), rng.uniform(8.0, 100.0), cfg))
+    movers = []
+    for _ in range(8):
+        a = w.add(Actor(rng.uniform(0.0, 600.0), rng.uniform(0.0, 120.0), rng.uniform(2.0, 20.0),
+                        rng.uniform(2.0, 20.0), gravity=rng.random() < 0.5))
+        movers.append(a)
+    return w, movers, rng
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_nudge_broad_phase_moves_every_particle_as_testing_everything_does(seed, monkeypatch):
+    runs = []
+    for nudge in (None, _reference_nudge):
+        if nudge is not None:
+            monkeypatch.setattr(ropes_module._RopeSet, "_nudge", nudge)
+        w, movers, rng = _scene(seed)
+        for _ in range(150):
+            for a in movers:
+                if rng.random() < 0.1:
+                    a.vx, a.vy = rng.uniform(-400.0, 400.0), rng.uniform(-300.0, 300.0)
+            w.step()
+        runs.append([r.points for r in w.ropes] + [[(a.x, a.y) for a in movers]])
+    assert runs[0] == runs[1]
+
+
+# -- particles sliding along flat tops: all at once against one by one -------------------------------------
+
+def _slide_each(self, grid, todo):
+    """The one-by-one ``_slides`` test for each particle (what ``_slide_all`` does in numpy)."""
+    pos, prev, cols = self._pos, self._prev, self._cols
+    rest = []
+    for at in todo.tolist():
+        p, s = complex(pos[at]), complex(prev[at])
+        w = float(self._size[at])
+        if p.imag >= s.imag and ropes_module._slides(grid, s.real, s.imag, p.real, w):
+            q = complex(p.real, s.imag)
+            if abs(q - complex(self._pins[at // cols])) <= self._reach[at] + ropes_module._EDGE:
+                pos[at] = q
+                continue
+        rest.append(at)
+    return np.array(rest, np.intp)
+
+
+def _lying_scene(seed):
+    rng = random.Random(seed)
+    rows = []
+    for r in range(12):
+        rows.append("".join(rng.choice("......#=/\\") if r in (4, 8) or rng.random() < 0.03 else "."
+                            for _ in range(40)))
+    rows.append("#" * 40)
+    w = World(TileGrid.from_ascii("\n".join(rows) + "\n"))
+    for _ in range(10):
+        cfg = RopeConfig(segments=rng.randint(4, 40), segment_length=rng.uniform(3.0, 12.0),
+                         radius=rng.choice([0.5, 1.0, 3.0, 9.0]), sleep_speed=rng.choice([0.0, 3.0]))
+        w.add(Rope(rng.uniform(8.0, 620.0), rng.uniform(2.0, 40.0), cfg))
+    hero = w.add(Character(rng.uniform(16.0, 600.0), 150.0))
+    return w, hero, rng
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sliding_particles_move_the_same_all_at_once_as_one_by_one(seed, monkeypatch):
+    runs = []
+    for slide in (None, _slide_each):
+        if slide is not None:
+            monkeypatch.setattr(ropes_module._RopeSet, "_slide_all", slide)
+        w, hero, rng = _lying_scene(seed)
+        for _ in range(200):
+            if rng.random() < 0.05:
+                w.ropes[rng.randrange(len(w.ropes))].push(-1, rng.uniform(-300, 300), rng.uniform(-300, 300))
+            w.step(Buttons(right=rng.random() < 0.6, jump=rng.random() < 0.1))
+        runs.append([r.points for r in w.ropes] + [[(hero.x, hero.y)]])
+    assert runs[0] == runs[1]
