@@ -92,6 +92,26 @@ def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: in
     return False
 
 
+def _push_reach(world, dt: float) -> float:
+    """px: the most an actor or a walker walking into a pushable crate can push it across in a step: its
+    own move (a Character's: its speed or the top running speed, a jump's inherited lift, a dash or a
+    wall jump); a chain of crates moves no farther than its pusher."""
+    reach = 0.0
+    for a in world.actors:
+        if a.solid or a.bullet:
+            continue
+        r = abs(a.vx) * dt
+        if a.__class__ is not Actor and hasattr(a, "_own_feel"):  # a Character (the controller sets vx)
+            feel, own = (world.feel, world._derived) if a._feel is None else a._own_feel(world.feel.physics)
+            r = max(r, (feel.run.max_speed + feel.platforms.lift_cap_x) * dt) + own.reach
+        if r > reach:
+            reach = r
+    for crowd in world.crowds:
+        if crowd._n:
+            reach = max(reach, float(np.abs(crowd._a["vx"][:crowd._n]).max()) * dt)
+    return reach
+
+
 def _beyond_wall(edges, col, r0, r1, cols, rows):
     """Does the probe in tile column ``col``, rows ``r0..r1``, reach outside the map beyond a walled side?
     (Works on numbers and on arrays.)"""
@@ -631,6 +651,8 @@ class Crowd:
         # solid actor at its speed (a chain of pushes or a stack of riders), per axis
         lift = max((p.path.speed for p in world.platforms), default=0.0)
         pace_x = (lift + sum(abs(p.vx) for p in crates)) * dt
+        if any(p.pushable for p in crates):
+            pace_x += _push_reach(world, dt)  # (a pushable one: pushed by an actor or a walker walking into it)
         pace_y = (lift + sum(abs(p.vy) + g * abs(p._gravity_scale) * dt for p in crates)) * dt
         boxes = []  # each solid's box grown by its reach: (left, right, top, bottom)
         for p in solids:
@@ -725,8 +747,10 @@ class Crowd:
             s.contacts = []
         else:
             _finite_velocity(s.walker, s.vx, s.vy)
-            was_grounded = s.on_ground
+            was_grounded, x0 = s.on_ground, s.x
             world._move_plain(s, d, st.around(s, d.dt) if st.crates else world.platforms)
+            if st.crates and s.contacts:
+                world._push_crates(s, x0, st)  # (a walker pushes a pushable crate as an actor does)
             s._clear = (s.x, s.y, s.w, s.h)
             hits = s.contacts
             if (s.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
