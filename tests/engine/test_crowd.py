@@ -149,7 +149,7 @@ def scenes(draw):
             edits.append(Edit(step, draw(st.integers(-2, 8)), draw(st.integers(-1, 2)), *kind,
                               walker=draw(st.integers(0, 13)), span=span))
         elif where == "far ahead":  # anywhere ahead of a walker on its row or its floor (a runway's far end)
-            edits.append(Edit(step, draw(st.integers(9, cols)), draw(st.integers(0, 1)), *kind,
+            edits.append(Edit(step, draw(st.integers(min(9, cols), max(9, cols))), draw(st.integers(0, 1)), *kind,
                               walker=draw(st.integers(0, 13)), span=span))
         elif where == "edge":  # on the map's border
             side = draw(st.sampled_from(["left", "right", "top", "bottom"]))
