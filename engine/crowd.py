@@ -723,9 +723,18 @@ class Crowd:
         n = self._n
         if not n:
             return
-        events = []
+        events, caused_by = [], {}
         for s in self._stands:
+            mark, own = len(st.events), len(events)
             self._one(world, d, st, s, events)
+            if len(st.events) > mark:  # what its push of a crate did (pushed, squished): before its own events
+                caused = st.events[mark:]
+                del st.events[mark:]
+                for e in caused:
+                    caused_by[id(e)] = s.walker.index
+                events[own:own] = caused
+        for s in self._stands:  # (after every stand-in moved: a later one's push may move an earlier one)
+            self._walk_and_store(world, s)
         if len(self._stands) < n:
             if self._stands:
                 batch = np.ones(n, bool)
@@ -736,13 +745,13 @@ class Crowd:
             self._step_batch(world, d, st, idx, events)
         if events:
             if self._stands:
-                events.sort(key=lambda e: e.actor.walker.index)
+                events.sort(key=lambda e: caused_by.get(id(e)) if caused_by and id(e) in caused_by
+                            else e.actor.walker.index)
             st.events += events
 
     def _one(self, world, d, st, s: _Stand, events: list) -> None:
-        """One walker through the per-actor path as the stand-in ``s``: ``World._move_plain``, its events
-        (as ``World.step`` notes them), ``walk``; then stored back in its row."""
-        a, i = self._a, s.walker.index
+        """One walker through the per-actor path as the stand-in ``s``: ``World._move_plain``, a pushable
+        crate it walked into pushed, its events (as ``World.step`` notes them); ``_walk_and_store`` follows."""
         if s.squished:
             s.contacts = []
         else:
@@ -755,6 +764,10 @@ class Crowd:
             hits = s.contacts
             if (s.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
                 world._note(s, was_grounded, events)
+
+    def _walk_and_store(self, world, s: _Stand) -> None:
+        """A stand-in's walking rule (``walk``, as after the step), then its state stored back in its row."""
+        a, i = self._a, s.walker.index
         depth = a["ledge_depth"].item(i)
         a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]),
                                  None if depth != depth else depth)
@@ -874,7 +887,9 @@ class Crowd:
             easy[r] = (hit_x[r] == 0) & (hit_y[r] != 1) & (was_grounded[r] | ~on_ground[r])
             rest = np.flatnonzero(~easy)
         for k in rows[rest].tolist():  # (their rows still hold the step's start)
-            self._one(world, d, st, self._stand(k), events)
+            s = self._stand(k)
+            self._one(world, d, st, s, events)
+            self._walk_and_store(world, s)  # (no crate near it: nothing later moves it this step)
         if rest.size:
             keep = np.flatnonzero(easy)
             rows, x, out_x, out_y, out_vy, mid_y, top, vx, vy_new = (rows[keep], x[keep], out_x[keep], out_y[keep],

@@ -819,3 +819,16 @@ def test_a_crate_pushed_fast_into_a_walker_pushes_it_like_an_actor(gap):
         with residue(way):
             crowd = run_both(grid, walkers, pushed, True, steps=30)
     assert crowd.x[0] > 108.0 + gap + 8.0  # (pushed)
+
+
+def test_two_walkers_pushing_one_crate_from_both_sides_move_like_actors():
+    # found by the big run: the second walker's push moved the crate back into the first, which was
+    # pushed out of it, but the first had been stored already (left inside the crate); and the events of
+    # a walker's push (the other one "pushed") came after, not before, its own events
+    grid = TileGrid.from_ascii("\n".join(["." * 30] * 3 + ["#" * 30]), tile_size=16)
+    walkers = [dict(x=x, y=34.0, w=10.0, h=14.0, speed=speed, direction=d, ledges=False, gravity=1.0, snap=True,
+                    vy=0.0) for x, speed, d in ((109.0, 90.0, -1), (89.5, 20.0, 1))]
+    crate = [Extra("pushable", 100.0, 40.0, 8.0, 8.0, 0.0, 0.0)]
+    for way in ("mirrored", "one by one"):
+        with residue(way):
+            run_both(grid, walkers, crate, True, steps=90)
