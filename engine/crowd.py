@@ -92,6 +92,26 @@ def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: in
     return False
 
 
+def _push_reach(world, dt: float) -> float:
+    """px: the most an actor or a walker walking into a pushable crate can push it across in a step: its
+    own move (a Character's: its speed or the top running speed, a jump's inherited lift, a dash or a
+    wall jump); a chain of crates moves no farther than its pusher."""
+    reach = 0.0
+    for a in world.actors:
+        if a.solid or a.bullet:
+            continue
+        r = abs(a.vx) * dt
+        if a.__class__ is not Actor and hasattr(a, "_own_feel"):  # a Character (the controller sets vx)
+            feel, own = (world.feel, world._derived) if a._feel is None else a._own_feel(world.feel.physics)
+            r = max(r, (feel.run.max_speed + feel.platforms.lift_cap_x) * dt) + own.reach
+        if r > reach:
+            reach = r
+    for crowd in world.crowds:
+        if crowd._n:
+            reach = max(reach, float(np.abs(crowd._a["vx"][:crowd._n]).max()) * dt)
+    return reach
+
+
 def _beyond_wall(edges, col, r0, r1, cols, rows):
     """Does the probe in tile column ``col``, rows ``r0..r1``, reach outside the map beyond a walled side?
     (Works on numbers and on arrays.)"""
@@ -631,6 +651,8 @@ class Crowd:
         # solid actor at its speed (a chain of pushes or a stack of riders), per axis
         lift = max((p.path.speed for p in world.platforms), default=0.0)
         pace_x = (lift + sum(abs(p.vx) for p in crates)) * dt
+        if any(p.pushable for p in crates):
+            pace_x += _push_reach(world, dt)  # (a pushable one: pushed by an actor or a walker walking into it)
         pace_y = (lift + sum(abs(p.vy) + g * abs(p._gravity_scale) * dt for p in crates)) * dt
         boxes = []  # each solid's box grown by its reach: (left, right, top, bottom)
         for p in solids:
@@ -701,9 +723,18 @@ class Crowd:
         n = self._n
         if not n:
             return
-        events = []
+        events, caused_by = [], {}
         for s in self._stands:
+            mark, own = len(st.events), len(events)
             self._one(world, d, st, s, events)
+            if len(st.events) > mark:  # what its push of a crate did (pushed, squished): before its own events
+                caused = st.events[mark:]
+                del st.events[mark:]
+                for e in caused:
+                    caused_by[id(e)] = s.walker.index
+                events[own:own] = caused
+        for s in self._stands:  # (after every stand-in moved: a later one's push may move an earlier one)
+            self._walk_and_store(world, s)
         if len(self._stands) < n:
             if self._stands:
                 batch = np.ones(n, bool)
@@ -714,23 +745,29 @@ class Crowd:
             self._step_batch(world, d, st, idx, events)
         if events:
             if self._stands:
-                events.sort(key=lambda e: e.actor.walker.index)
+                events.sort(key=lambda e: caused_by.get(id(e)) if caused_by and id(e) in caused_by
+                            else e.actor.walker.index)
             st.events += events
 
     def _one(self, world, d, st, s: _Stand, events: list) -> None:
-        """One walker through the per-actor path as the stand-in ``s``: ``World._move_plain``, its events
-        (as ``World.step`` notes them), ``walk``; then stored back in its row."""
-        a, i = self._a, s.walker.index
+        """One walker through the per-actor path as the stand-in ``s``: ``World._move_plain``, a pushable
+        crate it walked into pushed, its events (as ``World.step`` notes them); ``_walk_and_store`` follows."""
         if s.squished:
             s.contacts = []
         else:
             _finite_velocity(s.walker, s.vx, s.vy)
-            was_grounded = s.on_ground
+            was_grounded, x0 = s.on_ground, s.x
             world._move_plain(s, d, st.around(s, d.dt) if st.crates else world.platforms)
+            if st.crates and s.contacts:
+                world._push_crates(s, x0, st)  # (a walker pushes a pushable crate as an actor does)
             s._clear = (s.x, s.y, s.w, s.h)
             hits = s.contacts
             if (s.on_ground and not was_grounded) or (hits and (len(hits) > 1 or hits[0].normal[1] >= 0)):
                 world._note(s, was_grounded, events)
+
+    def _walk_and_store(self, world, s: _Stand) -> None:
+        """A stand-in's walking rule (``walk``, as after the step), then its state stored back in its row."""
+        a, i = self._a, s.walker.index
         depth = a["ledge_depth"].item(i)
         a["direction"][i] = walk(world, s, int(a["direction"][i]), float(a["speed"][i]), bool(a["ledges"][i]),
                                  None if depth != depth else depth)
@@ -850,7 +887,9 @@ class Crowd:
             easy[r] = (hit_x[r] == 0) & (hit_y[r] != 1) & (was_grounded[r] | ~on_ground[r])
             rest = np.flatnonzero(~easy)
         for k in rows[rest].tolist():  # (their rows still hold the step's start)
-            self._one(world, d, st, self._stand(k), events)
+            s = self._stand(k)
+            self._one(world, d, st, s, events)
+            self._walk_and_store(world, s)  # (no crate near it: nothing later moves it this step)
         if rest.size:
             keep = np.flatnonzero(easy)
             rows, x, out_x, out_y, out_vy, mid_y, top, vx, vy_new = (rows[keep], x[keep], out_x[keep], out_y[keep],

@@ -489,6 +489,8 @@ class TileGrid:
         ts, cols, k = self.tile_size, self.cols, self._k
         c0, c1 = max(0, math.floor(x / ts)), min(self.cols - 1, math.ceil((x + w) / ts) - 1)
         r0, r1 = max(0, math.floor(y / ts)), min(self.rows - 1, math.ceil((y + h) / ts) - 1)
+        if c0 > c1:  # wholly off an open side: no tile (the row slice below must not wrap round)
+            return False
         for r in range(r0, r1 + 1):
             base = r * cols
             if SOLID in k[base + c0:base + c1 + 1]:

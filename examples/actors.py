@@ -1,6 +1,7 @@
 """Actors meeting, in about 170 lines: walkers to stomp, a pushable crate to shove and stand on, blocks to
 break with your head, a turret's bullets, a vine to swing on. Everything a hit means is read from the step's
-results as data (engine/README.md, "Actors that meet"); the game decides what it does.
+results as data (engine/docs/actors.md: events, touches, solid and pushable crates, bullets; engine/docs/ropes.md:
+holding a rope; engine/docs/queries.md: sweep); the game decides what it does.
 
 Run:  python examples/actors.py   (arrows move, Space jumps, walk into the crate to push it, jump to the vine
 and hold Up to grab it: Left / Right swing, Up / Down climb, Space lets go; Esc quits)
@@ -115,7 +116,9 @@ def patrol(world: World, walker: Actor) -> None:
     elif walker.on_ground:
         ahead = walker.x + walker.w + 1.0 if walker.vx > 0 else walker.x - 2.0
         feet = walker.y + walker.h
-        if world.sweep((ahead, feet - 1.0, 1.0, 1.0), 0.0, walker.h / 2) is None:  # a dry run: nothing below
+        # a dry run down from just past its leading foot, a width (+2 px) deep: a 45-degree ramp falls away
+        # that far within a width, so it walks down hills and turns only where the ground really ends
+        if world.sweep((ahead, feet - 1.0, 1.0, 1.0), 0.0, walker.w + 2.0) is None:
             walker.vx = -walker.vx
 
 

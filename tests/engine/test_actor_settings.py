@@ -247,3 +247,18 @@ def test_control_false_rests_the_controller_and_the_game_drives_the_move():
     hero.control = False
     w.restore(snap)
     assert hero.control  # part of the state
+
+
+def test_control_is_in_the_state_hash_and_a_clone_keeps_it():
+    # (engine/docs/bodies.md: control is "part of state_hash and snapshots")
+    from engine import Character, TileGrid, World
+
+    w = World(TileGrid.from_ascii("." * 10 + "\n" + "#" * 10))
+    hero = w.add(Character(20, 2))
+    before = w.state_hash()
+    hero.control = False
+    assert w.state_hash() != before
+    twin = w.clone()
+    assert not twin.actors[0].control and twin.state_hash() == w.state_hash()
+    hero.control = True
+    assert w.state_hash() == before

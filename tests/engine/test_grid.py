@@ -418,3 +418,34 @@ def test_from_ascii_marked_returns_the_markers_positions_and_leaves_them_empty()
         TileGrid.from_ascii_marked(text, "P")
     with pytest.raises(GridError, match="markers must be a string"):
         TileGrid.from_ascii_marked(text, 3)
+
+
+def test_a_box_wholly_off_an_open_side_overlaps_no_tile_however_far():
+    # found by the crowd equivalence run: a box far left of the map read a row slice that wrapped round
+    # to the next rows' tiles (x = -320, 20 px wide: "inside" the floor two rows down)
+    from engine import Edges
+
+    g = TileGrid.from_ascii("...\n...\n...\n###", tile_size=8, edges=Edges(False, False, False, False))
+    for i in range(800):
+        x = -400.0 + i * 0.5
+        for y in (-8.0, 0.0, 16.0, 20.0, 24.0, 30.0):
+            box = (x, y, 20.0, 6.0)
+            inside = x + 20.0 > 0.0 and y + 6.0 > 24.0 and y < 32.0
+            assert g.solid_overlaps(*box) == inside, box
+            assert g.solid_overlaps(g.width - 20.0 - x, y, 20.0, 6.0) == inside, box  # the right side too
+
+
+def test_an_actor_far_off_an_open_side_is_not_squished_when_every_actor_is_checked():
+    # found by the crowd equivalence run: a crate stuck inside a wall is checked every step, and so is
+    # every actor with it; one flying off the open left side was squished at x = -320 by a wrapped read
+    from engine import Actor, Edges
+
+    g = TileGrid.from_ascii(".......###\n" * 3 + "#" * 10, tile_size=8, edges=Edges(False, False, True, False))
+    w = World(g)
+    crate = w.add(Actor(64.0, 8.0, 8.0, 8.0, solid=True))  # in the middle of a block: squished every step
+    a = w.add(Actor(0.0, 16.0, 20.0, 6.0, gravity_scale=0.0))
+    a.vx = -300.0
+    for _ in range(120):
+        result = w.step()
+        assert crate in result.squished and a not in result.squished and a.vx == -300.0, (w.steps, a.x)
+    assert a.x == -600.0

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import UNGROUPED, Actor, Buttons, Character, Path, Platform, TileGrid, World
+from engine import UNGROUPED, Actor, Buttons, Character, Path, Platform, TileGrid, World, overlaps
 from engine._motion import box_free
 
 SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "40")), deadline=None,
@@ -418,3 +418,40 @@ def test_pushing_crates_never_ends_inside_anything_is_deterministic_and_restores
     assert run(w2, h2, b2) == first  # same inputs, same states
     w1.restore(snap)
     assert run(w1, h1, b1) == first  # restore, replay: bit-identical
+
+
+def test_a_crate_made_not_solid_is_a_plain_actor_from_the_next_step():
+    # (engine/docs/actors.md: "Solidity is checked every step: set a.solid = False and it is a plain actor
+    # from the next step")
+    w, box, hero = hero_on_crate()
+    assert hero.ground.platform is box
+    box.solid = False
+    w.step()
+    assert hero.ground is None or hero.ground.platform is not box  # nothing to stand on: it falls into it
+    for _ in range(40):
+        w.step()
+    assert hero.on_ground and hero.ground.kind == "solid" and hero.y + hero.h == FLOOR  # fell through it
+    walker = w.add(Character(60, 82))
+    for _ in range(60):
+        w.step(Buttons(right=True))
+    assert walker.x > box.x + box.w  # walked through it: no wall
+    box.solid = True
+    w.step()
+    assert not any(a is not box and overlaps(a.x, a.y, a.w, a.h, box.x, box.y, box.w, box.h) and not a.squished
+                   for a in w.actors)  # solid again: the actors inside it were moved out (or squished)
+
+
+def test_a_stack_of_eight_crates_on_a_lift_is_carried_whole():
+    # (engine/docs/actors.md: "A crate riding a lift or another crate carries its own riders, up to 8 high")
+    grid = TileGrid.from_ascii("#" + "." * 22 + "#\n" * 1 + ("#" + "." * 22 + "#\n") * 9 + "#" * 24)
+    w = World(grid)
+    lift = w.add(Platform(32, 150, 48, 8, Path([(32, 150), (200, 150)], speed=60)))
+    stack = [w.add(crate(40, 150 - 12 * (i + 1), size=12)) for i in range(8)]
+    for _ in range(20):
+        w.step()
+    assert [c.ground.platform for c in stack] == [lift] + stack[:-1]
+    starts = [c.x - lift.x for c in stack]
+    for _ in range(120):
+        w.step()
+        assert [c.x - lift.x for c in stack] == pytest.approx(starts)  # every crate moves with the lift
+    assert lift.x > 100.0

@@ -105,3 +105,16 @@ def test_an_axis_sweep_stops_where_the_move_would(cells, x, y, size, d, across):
         assert (hit.x, hit.y) == pytest.approx((probe.x, probe.y), abs=1e-5)
         assert box_free(w.grid, solids, hit.x, hit.y, size, size)
         assert 0.0 <= hit.fraction <= 1.0
+
+
+def test_walkers_and_ropes_are_never_hit_even_with_every_group_touched():
+    # (engine/docs/queries.md: "walkers of crowds and ropes are never hit")
+    from engine import Crowd, Rope, RopeConfig
+
+    w = World(TileGrid.from_ascii("..........\n..........\n..........\n##########"))
+    crowd = w.add(Crowd())
+    crowd.add(80, 34, 8, 14, speed=0.0, group=2)
+    w.add(Rope(60, 0, RopeConfig(segments=6, segment_length=6)))
+    w.step()
+    hit = w.sweep((0, 36, 8, 8), 200, 0, touches=~0 & ((1 << 64) - 1))
+    assert hit.kind == "solid" and hit.other is None and hit.x == 152.0  # through both, to the map wall

@@ -103,3 +103,28 @@ def test_the_vine_is_grabbed_swung_on_climbed_and_let_go_of():
     for _ in range(200):
         game.step(Buttons())
     assert hero.on_ground
+
+
+
+def test_patrol_walks_over_a_hill_and_turns_at_the_end_of_a_ledge():
+    # (the example's patrol probes the ground ahead with world.sweep, a dry-run move; a probe half the
+    # walker's height deep turned it round at the top of every 45-degree ramp)
+    from engine import Actor, TileGrid, World
+
+    hill = TileGrid.from_ascii("\n".join(["." * 18, "." * 18, "......../#######\\.", "#" * 18]))
+    ledge = TileGrid.from_ascii("\n".join(["." * 18, "." * 18, "....######........", "." * 18, "#" * 18]))
+    for grid, x, vx in ((hill, 160.0, -actors.WALK), (hill, 20.0, actors.WALK), (ledge, 70.0, actors.WALK)):
+        world = World(grid)
+        walker = world.add(Actor(x, 20, 12, 12))
+        world.settle(walker)
+        walker.vx = vx
+        xs = []
+        for _ in range(1400):
+            world.step()
+            actors.patrol(world, walker)
+            xs.append(walker.x)
+        if grid is hill:  # over the hill both ways, wall to wall (its probe past a wall finds no ground)
+            assert min(xs) < 2.0 and max(xs) > grid.width - 12 - 2.0
+        else:  # back and forth on the ledge, never off it
+            assert walker.y + walker.h == 32.0 and 64.0 - 12.0 < min(xs) and max(xs) < 160.0
+            assert max(xs) > 140.0 and min(xs) < 72.0
