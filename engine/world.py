@@ -412,7 +412,8 @@ class World:
         box = (crate.x - pad, crate.y - pad, crate.w + 2.0 * pad, crate.h + 2.0 * pad)
         hit = _motion.move_x(self.grid, st.blockers(crate, *box), crate, target)
         beyond = hit.other if hit is not None else None
-        if beyond is not None and beyond.pushable and not beyond.squished and depth < 8:
+        # a platform beyond stops the crate: platforms are never pushed (and have no 'pushable')
+        if isinstance(beyond, Actor) and beyond.pushable and not beyond.squished and depth < 8:
             left = (target - crate.x) * (1.0 - beyond.friction)
             if left * dx > 0.0 and self._shove(beyond, left, st, depth + 1):
                 _motion.move_x(self.grid, st.blockers(crate, *box), crate, crate.x + left)  # (up to it)

@@ -352,6 +352,18 @@ def test_a_pushed_crate_carries_its_rider_stops_at_a_wall_and_pushes_the_next_on
     assert hero.vx == 0.0 and rider.ground.platform is a and a.x < rider.x + rider.w and rider.x < a.x + a.w
 
 
+def test_a_crate_pushed_against_a_platform_stops_there():
+    # (it read the platform's "pushable", which platforms do not have: AttributeError)
+    w = World(TileGrid.from_ascii("..........\n..........\n##########", tile_size=8))
+    wall = w.add(Platform(40, 0, 8, 16, Path([(40, 0)], speed=0)))
+    crate = w.add(Actor(31, 8, 8, 8, solid=True, pushable=True))
+    pusher = w.add(Actor(20, 9, 6, 7))
+    pusher.vx = 120.0
+    for _ in range(20):
+        w.step()
+    assert crate.x + crate.w == wall.x and pusher.x + pusher.w == crate.x
+
+
 def test_pushable_needs_solid_and_friction_is_a_ratio():
     with pytest.raises(ValueError, match="pushable actor is a solid one"):
         Actor(0, 0, 8, 8, pushable=True)
