@@ -11,8 +11,8 @@ KINDS = {"solid": TileKind.SOLID, "one_way": TileKind.ONE_WAY}
 
 
 def load(tmx=File(__file__).parent.parent / "levels" / "05_the_climb.tmx"):
-    tmx, kinds = pytmx.TiledMap(str(tmx)), {}  # (no images); kinds: pytmx's tile id -> TileKind or slope heights
-    for gid, props in tmx.tile_properties.items():
+    tmx, kinds = pytmx.TiledMap(str(tmx), allow_duplicate_names=True), {}  # (no images; a spring has a "height")
+    for gid, props in tmx.tile_properties.items():  # kinds: pytmx's tile id -> TileKind or slope heights
         what = props.get("collision")  # (pytmx ids: a flipped tile gets its own)
         kinds[gid] = (props["slope_left"], props["slope_right"]) if what == "slope" else KINDS.get(what, 0)
     world, hero = World(TileGrid.from_gids(tmx.get_layer_by_name("terrain").data, kinds, tmx.tilewidth)), None

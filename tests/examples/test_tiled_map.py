@@ -1,5 +1,5 @@
-"""examples/tiled_map.py: a Tiled level in a World through TileGrid.from_gids, checked against the map file
-read here with nothing but the XML (tiles, platforms and their paths, triggers, the spawn)."""
+"""examples/tiled_map.py: every shipped Tiled level in a World through TileGrid.from_gids, checked against the
+map file read here with nothing but the XML (tiles, platforms and their paths, triggers, the spawn)."""
 
 from __future__ import annotations
 
@@ -10,21 +10,22 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples"))
 
 import tiled_map  # noqa: E402  (the example, imported as a module)
 
-LEVEL = ROOT / "levels" / "05_the_climb.tmx"
+LEVELS = sorted((ROOT / "levels").glob("*.tmx"))
 
 
-def expected_tiles():
+def expected_tiles(level):
     """The terrain layer's kinds and slope heights, from the .tmx and its tilesets' properties."""
-    root = ET.parse(LEVEL).getroot()
+    root = ET.parse(level).getroot()
     props = {}
     for ts in root.findall("tileset"):
-        first, tsx = int(ts.get("firstgid")), ET.parse(LEVEL.parent / ts.get("source")).getroot()
+        first, tsx = int(ts.get("firstgid")), ET.parse(level.parent / ts.get("source")).getroot()
         for tile in tsx.findall("tile"):
             values = {p.get("name"): p.get("value") for p in tile.iter("property")}
             props[first + int(tile.get("id"))] = values
@@ -41,27 +42,54 @@ def expected_tiles():
     return kinds, left, right
 
 
-def test_the_example_loads_the_level_tile_for_tile_with_its_platforms_and_triggers():
-    world, hero = tiled_map.load(LEVEL)
-    kinds, left, right = expected_tiles()
+def expected_platforms(level):
+    """name -> (rect, path points, speed, wait) for every platform object, from the XML alone: a `path`
+    property names a polyline whose shape starts at the platform's corner; else dx/dy from the corner."""
+    objects = {o.get("id"): o for o in ET.parse(level).getroot().iter("object")}
+    out = {}
+    for o in objects.values():
+        if o.get("type") != "platform":
+            continue
+        props = {p.get("name"): p.get("value") for p in o.iter("property")}
+        x, y = float(o.get("x")), float(o.get("y"))
+        if "path" in props:
+            line = objects[props["path"]]
+            shape = [tuple(float(v) for v in pt.split(",")) for pt in line.find("polyline").get("points").split()]
+            points = [(x + px - shape[0][0], y + py - shape[0][1]) for px, py in shape]
+        else:
+            points = [(x, y), (x + float(props.get("dx", 0)), y + float(props.get("dy", 0)))]
+        rect = (x, y, float(o.get("width")), float(o.get("height")))
+        out[o.get("name")] = (rect, points, float(props["speed"]), float(props.get("wait", 0)))
+    return out
+
+
+def test_the_levels_together_cover_slopes_one_way_tiles_and_polyline_paths():
+    text = [level.read_text() for level in LEVELS]
+    assert len(LEVELS) >= 9
+    assert any('name="path"' in t and "<polyline" in t for t in text)
+    kinds = [expected_tiles(level)[0] for level in LEVELS]
+    assert any((k == 3).any() for k in kinds) and any((k == 2).any() for k in kinds)
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=[level.stem for level in LEVELS])
+def test_the_example_loads_a_level_tile_for_tile_with_its_platforms_and_triggers(level):
+    world, hero = tiled_map.load(level)
+    kinds, left, right = expected_tiles(level)
     g = world.grid
     assert (g.kinds == kinds).all() and (g.slope_left == left).all() and (g.slope_right == right).all()
-    assert (kinds == 3).any() and (kinds == 2).any()  # (the level has slopes and one-way tiles)
-    objects = ET.parse(LEVEL).getroot().iter("object")
-    types = [o.get("type") for o in objects]
-    assert len(world.platforms) == types.count("platform") == 4
-    assert {"coin", "checkpoint", "goal"} <= {t.data for t in world.triggers}
-    lift = next(p for p in world.platforms if p.name == "lift")  # along a polyline: its shape, from the corner
-    line = [o for o in ET.parse(LEVEL).getroot().iter("object") if o.get("id") == "1"][0]
-    x0, y0 = float(line.get("x")), float(line.get("y"))
-    shape = [tuple(float(v) for v in pt.split(",")) for pt in line.find("polyline").get("points").split()]
-    assert lift.path.points == [(1456.0 + px - shape[0][0], 288.0 + py - shape[0][1]) for px, py in shape]
-    assert x0 and y0 and lift.path.wait == 0.5 and lift.path.speed == 50.0
-    raft = next(p for p in world.platforms if p.name == "raft 2")
-    assert raft.path.points == [(3504.0, 192.0), (3600.0, 224.0)]  # dx, dy
+    platforms = expected_platforms(level)
+    assert sorted(p.name for p in world.platforms) == sorted(platforms)
+    for p in world.platforms:
+        rect, points, speed, wait = platforms[p.name]
+        assert (p.x, p.y, p.w, p.h) == rect
+        assert p.path.points == points and p.path.speed == speed and p.path.wait == wait
+    objects = list(ET.parse(level).getroot().iter("object"))
+    sensors = [o for o in objects if o.get("type") and o.get("width") and o.get("type") not in ("platform", "spawn")]
+    assert len(world.triggers) == len(sensors)
+    assert {"coin", "goal"} <= {t.data for t in world.triggers}
     for _ in range(120):
         world.step()
-    spawn = next(o for o in ET.parse(LEVEL).getroot().iter("object") if o.get("type") == "spawn")
+    spawn = next(o for o in objects if o.get("type") == "spawn")
     assert hero.on_ground and hero.y + hero.h == float(spawn.get("y"))  # stands at the spawn point
 
 
