@@ -159,11 +159,12 @@ def known_routes(path: Path, feel_name: str | None = None, routes: Path | None =
 
 def check_level(path: Path, feel: FeelConfig, budget: int | None = DEFAULT_BUDGET, *,
                 seconds: float | None = SAFETY_SECONDS, coins: bool = False, level: LevelData | None = None,
-                known=(), difficulty: bool = False) -> LevelCheck:
+                known=(), difficulty: bool = False, stop=None) -> LevelCheck:
     """Check one level; a route found is replayed from a fresh start and must complete it. Not finished: say
-    why (``why``); finished and ``difficulty``: time every input of the route (``difficulty``)."""
+    why (``why``); finished and ``difficulty``: time every input of the route (``difficulty``). ``stop``: see
+    :func:`~game.guard.route.find_routes` (raises ``Cancelled``)."""
     level = level or load_level(path, goal=True)
-    report = find_routes(level, feel, max_states=budget, seconds=seconds, coins=coins, known=known)
+    report = find_routes(level, feel, max_states=budget, seconds=seconds, coins=coins, known=known, stop=stop)
     route_coins = 0
     if report.finished and report.source.startswith("known "):
         route_coins = report.route_coins  # its replay was from a fresh session: the verification itself
@@ -176,7 +177,7 @@ def check_level(path: Path, feel: FeelConfig, budget: int | None = DEFAULT_BUDGE
                                f"session disagree: a snapshot or determinism bug)")
         route_coins = replay.coins
     why = None if report.finished else explain(level, feel, report)
-    timing = measure(level, feel, report.route) if report.finished and difficulty else None
+    timing = measure(level, feel, report.route, stop=stop) if report.finished and difficulty else None
     return LevelCheck(Path(path), level, report, route_coins, why=why, difficulty=timing, tile_size=level.tile_size)
 
 

@@ -36,13 +36,15 @@ from engine import Buttons, FeelConfig
 
 from game.files.levelfile import LevelData
 from game.rules.session import Session
-from .route import distance_field, support_map
+from .route import Cancelled, distance_field, support_map
 
 __all__ = ["Move", "Difficulty", "measure", "SHIFT_SECONDS", "TIGHT_SECONDS", "BUTTONS"]
 
 SHIFT_SECONDS = 0.1  # s each way an input is shifted at most (6 steps at 60 Hz)
 TIGHT_SECONDS = 0.05  # s: a move whose window is at most this (3 steps at 60 Hz) is tight
 BUTTONS = ("jump", "dash")  # the buttons whose presses are timed (and jump's releases)
+FALL_STEPS = 240  # steps a failed shift still in the air is followed, hands off, to see whether the fall kills
+_IDLE = Buttons()
 
 
 class Move(NamedTuple):
@@ -53,6 +55,9 @@ class Move(NamedTuple):
     later: int  # steps later
     col: int  # the player's feet tile at that step
     row: int
+    section: int = 0  # the stretch of the route it is in: 0 from the spawn to the first checkpoint, 1 after it...
+    fail_earlier: str = ""  # what the first shift that failed earlier did: "death", "miss" (no death), "" (none)
+    fail_later: str = ""
 
     @property
     def window(self) -> int:
@@ -60,7 +65,8 @@ class Move(NamedTuple):
 
     def as_dict(self) -> dict:
         return {"step": self.step, "button": self.button, "kind": self.kind, "earlier": self.earlier,
-                "later": self.later, "window": self.window, "col": self.col, "row": self.row}
+                "later": self.later, "window": self.window, "col": self.col, "row": self.row,
+                "section": self.section, "fail_earlier": self.fail_earlier, "fail_later": self.fail_later}
 
 
 class Difficulty(NamedTuple):
@@ -105,6 +111,22 @@ def _shifted(route: tuple, step: int, button: str, kind: str, k: int) -> tuple[i
     (negative: earlier), or None when the shift would run into the neighbouring press or hold."""
     n = len(route)
     held = lambda i: 0 <= i < n and getattr(route[i], button)  # noqa: E731
+    if kind == "press" and button == "jump":  # the whole hold moves: a player who jumps late holds as long
+        end = step
+        while end < n and held(end):
+            end += 1
+        if end < n:  # (a hold to the route's end: only its press moves, below)
+            if k < 0:
+                lo, hi = step + k, end
+                if lo < 0 or any(held(i) for i in range(lo - 1, step)):  # would merge with the hold before
+                    return None
+                values = [i < end + k for i in range(lo, hi)]
+            else:
+                lo, hi = step, end + k
+                if any(held(i) for i in range(end, hi + 1)) or hi > n:  # would run into the next press
+                    return None
+                values = [i >= step + k for i in range(lo, hi)]
+            return lo, [route[i]._replace(**{button: v}) for i, v in zip(range(lo, hi), values, strict=True)]
     on = kind == "press"  # a press turns the button on at `step`; a release turns it off there
     if k < 0:  # the change comes -k steps sooner: steps step+k .. step-1 take the new value
         lo, hi, value = step + k, step, on
@@ -126,8 +148,9 @@ def _shifted(route: tuple, step: int, button: str, kind: str, k: int) -> tuple[i
 
 
 def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: float = SHIFT_SECONDS,
-            tight_seconds: float = TIGHT_SECONDS) -> Difficulty:
-    """Time every input of ``route`` (Buttons per step that completes ``level`` under ``feel``)."""
+            tight_seconds: float = TIGHT_SECONDS, stop=None) -> Difficulty:
+    """Time every input of ``route`` (Buttons per step that completes ``level`` under ``feel``). ``stop``: a
+    callable polled once per input; true raises ``Cancelled`` (game/guard/route.py)."""
     hz = feel.physics.hz
     shift = max(1, round(shift_seconds * hz))
     tight_steps = max(1, round(tight_seconds * hz))
@@ -155,10 +178,16 @@ def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: 
     began: list[bool] = []
     tiles: list = []
     completed_at = None
+    section_of: list[int] = []  # per step: the section it is in (checkpoints reached before it)
+    reached = 0
     for i, b in enumerate(route):
         tiles.append((int((player.x + player.w / 2) // ts), int((player.y + player.h - 1e-6) // ts)))
+        section_of.append(reached)
         rising = player.jumping
+        checkpoint = session.checkpoint
         session.step(b)
+        if session.checkpoint is not checkpoint and session.checkpoint is not None:
+            reached += 1
         stood.append(surface())
         began.append(player.jumping and not rising)
         if session.completed:
@@ -198,27 +227,30 @@ def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: 
 
     moves = []
     for step, button, kind, start, jump, where_to, land in plans:
+        if stop is not None and stop():
+            raise Cancelled
         col, row = tiles[step]
         if start is None:  # no jump began of it, or it never lands before the goal: not timed
-            moves.append(Move(step, button, kind, shift, shift, col, row))
+            moves.append(Move(step, button, kind, shift, shift, col, row, section_of[step]))
             continue
-        counts = {}
+        counts, fails = {}, {}
         for sign in (-1, 1):
-            ok = 0
+            ok, fails[sign] = 0, ""
             for k in range(1, shift + 1):
                 change = _shifted(route, step, button, kind, sign * k)
                 if change is None:  # the route's own neighbouring input (or its start) is in the way, not the game
                     ok = shift
                     break
                 lo, new = change
-                good, n = _replay(session, snaps[start], route, start, lo, new, min(lo, jump), where_to + ts,
-                                  land + 2 * shift + 2, button == "jump", surface)
+                outcome, n = _replay(session, snaps[start], route, start, lo, new, min(lo, jump), where_to + ts,
+                                     land + 2 * shift + 2, button == "jump", surface)
                 simulated += n
-                if not good:
+                if outcome != "ok":
+                    fails[sign] = outcome
                     break
                 ok = k
             counts[sign] = ok
-        moves.append(Move(step, button, kind, counts[-1], counts[1], col, row))
+        moves.append(Move(step, button, kind, counts[-1], counts[1], col, row, section_of[step], fails[-1], fails[1]))
     full = 2 * shift + 1
     matter = [m for m in moves if m.window < full]
     figure = float(sum(math.log2(full / m.window) for m in matter))
@@ -227,11 +259,11 @@ def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: 
 
 
 def _replay(session: Session, snap, route, start, lo, new, after, worst, limit, jumps: bool,
-            surface) -> tuple[bool, int]:
-    """Play the route from ``start`` with steps ``lo ..`` replaced by ``new``; (success, steps simulated):
-    success when the player does not die and, after a jump begins at ``after`` or later (``jumps``; else
-    from ``after`` on), first lands no further from the goal than ``worst`` px within ``limit`` steps (or
-    finishes the level)."""
+            surface) -> tuple[str, int]:
+    """Play the route from ``start`` with steps ``lo ..`` replaced by ``new``; (outcome, steps simulated):
+    "ok" when the player does not die and, after a jump begins at ``after`` or later (``jumps``; else from
+    ``after`` on), first lands no further from the goal than ``worst`` px within ``limit`` steps (or finishes
+    the level); "death" when the player dies first; else "miss"."""
     session.restore(snap)
     player = session.player
     deaths = session.deaths
@@ -243,11 +275,18 @@ def _replay(session: Session, snap, route, start, lo, new, after, worst, limit, 
         session.step(b)
         n += 1
         if session.deaths != deaths:
-            return False, n
+            return "death", n
         if session.completed:
-            return True, n
+            return "ok", n
         if i >= after and (player.jumping and not rising if jumps else not player.on_ground):
             flying = True
         elif flying and player.on_ground:
-            return surface() <= worst, n
-    return False, n
+            return ("ok" if surface() <= worst else "miss"), n
+    for _ in range(FALL_STEPS if not player.on_ground else 0):  # still in the air: a fall that kills is a death
+        session.step(_IDLE)
+        n += 1
+        if session.deaths != deaths:
+            return "death", n
+        if player.on_ground:
+            break
+    return "miss", n
