@@ -199,6 +199,8 @@ class LevelGuard:
             return
         if self._proc.is_alive():
             self._proc.terminate()
+            if stop_worker:
+                self._proc.join(timeout=2.0)
         self._dying.append(self._proc)
         self._proc = self._queue = self._jobs = self._latest = None
 
