@@ -304,7 +304,8 @@ def check_all(generation: int, feel: FeelConfig, paths: list[str], budget: int |
             raise
         except Exception:  # noqa: BLE001 - the verdict stands; only the figure is missing
             continue
-        figure = f"difficulty {d.figure:.1f} bits, {d.tight} tight move{'s' * (d.tight != 1)}"
+        figure = (f"difficulty {d.figure:.1f} bits (~{d.attempts:.0f} attempts), {d.tight} tight "
+                  f"move{'s' * (d.tight != 1)}")
         if stop is not None and stop():
             raise Cancelled
         out.put((generation, index, tuple(result._replace(detail=f"{result.detail}; {figure}", difficulty=d.figure,

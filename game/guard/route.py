@@ -694,7 +694,8 @@ def replay_route(level: LevelData, feel: FeelConfig, buttons, session: Session |
     furthest checkpoint it reached (None if it reached none). ``stop``: as a Search's (raises Cancelled)."""
     s = session or Session(level, feel)
     played: list[Buttons] = []
-    seed_at = None
+    seed_at = None  # the step of the seed (after it)
+    base = None  # (step, snapshot) where the player first stood after the last checkpoint reached
     cp = None
     for b in buttons:
         if stop is not None and len(played) % STOP_STEPS == 0 and stop():
@@ -706,17 +707,23 @@ def replay_route(level: LevelData, feel: FeelConfig, buttons, session: Session |
         if s.deaths:
             break
         if s.checkpoint is not None and s.player.on_ground:
-            if s.checkpoint is not cp:
+            if s.checkpoint is not cp:  # one snapshot per checkpoint; the seed's is taken again from it below
                 cp = s.checkpoint
-            seed_at = (len(played), s.snapshot())
-    seed = None
+                base = (len(played), s.snapshot())
+            seed_at = len(played)
+    seed, deaths = None, s.deaths
     if seed_at is not None:
-        n, snap = seed_at
+        n = seed_at
         p = s.player
-        seed = _Node(None, None, 0, n, snap, p.x + p.w / 2, p.y + p.h / 2)
+        x, y = p.x + p.w / 2, p.y + p.h / 2  # (where the replay ended, as before: the seed's rank reads it)
+        s.restore(base[1])  # replay from the checkpoint's snapshot to the seed's step: the same state
+        for b in played[base[0]:n]:
+            s.step(b)
+        snap = s.snapshot()
+        seed = _Node(None, None, 0, n, snap, x, y)
         seed.prefix = tuple(played[:n])
         seed.grounded = True
-    return Replay(False, (), s.deaths, seed, len(played))
+    return Replay(False, (), deaths, seed, len(played))
 
 
 def find_routes(level: LevelData, feel: FeelConfig | None = None, *, max_states: int | None = DEFAULT_STATES,
