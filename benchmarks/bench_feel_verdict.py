@@ -2,6 +2,7 @@
 the throw-away process of before (the baseline), in the same run.
 
 Run:  python benchmarks/bench_feel_verdict.py [LEVEL.tmx] [RUNS]      (default: levels/04_lifts.tmx, 7)
+      python benchmarks/bench_feel_verdict.py --cpu [LEVEL.tmx] [RUNS]
 
 Each run changes the feel the way a designer nudging a slider does (``fall.max_speed`` 380, 381, ... px/s:
 harmless, every level stays finishable) and times, as the game does it (``LevelGuard.feel_changed`` then
@@ -17,6 +18,12 @@ after the verdicts as in the game. Three ways, interleaved run by run so they sh
 After each verdict the rest of that check is dropped (``_cancel``), so no way's background work runs while
 another is timed. Prints every run, then the median, spread (min-max) and the ratio to ``before``.
 The verdicts themselves never depend on time (states, not seconds); only when they arrive does.
+
+On a loaded machine the background process (at nice +10, as in the game) waits behind every busier one,
+and wall seconds say more about the load than about the strip. ``--cpu`` prints the same split in CPU
+seconds, which the load does not change: what a fresh process pays before it checks anything (start-up and
+imports, in a new interpreter each run) beside what the check of the level itself costs (its map read, then
+its route under the previous feel replayed, as the kept-alive process does it), median of RUNS.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from engine import FeelConfig  # noqa: E402
 
-from game.guard.feelguard import LevelGuard  # noqa: E402
+from game.guard.feelguard import DEBOUNCE, SPAWN_DEBOUNCE, LevelGuard  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,7 +59,51 @@ def time_verdict(guard: LevelGuard, index: int, feel: FeelConfig, cap: float = 6
     return seconds, state
 
 
+IMPORTS = ("import time; t = time.process_time(); import game.guard.feelguard, game.guard.check, "
+           "game.guard.difficulty, game.files.levelfile; print(time.process_time() - t)")
+
+
+def cpu(level: Path, runs: int) -> int:
+    import subprocess
+
+    from game.files.levelfile import load_level
+    from game.guard.check import check_level, known_routes
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start, imports, loads, checks = [], [], [], []
+    for _ in range(runs):  # a fresh interpreter: what a new process pays before its first level
+        t = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", IMPORTS], capture_output=True, text=True, env=env, check=True)
+        start.append(time.perf_counter() - t)
+        imports.append(float(done.stdout.strip().splitlines()[-1]))
+    route = None
+    for run in range(runs):
+        feel = FeelConfig().with_value("fall.max_speed", 380.0 + run)
+        t = time.process_time()
+        data = load_level(level, goal=True)
+        loads.append(time.process_time() - t)
+        known = ([("last", route)] if route else []) + known_routes(level)
+        t = time.process_time()
+        check = check_level(level, feel, known=known, level=data)
+        checks.append(time.process_time() - t)
+        route = check.report.route
+        print(f"run {run + 1}: {check.report.outcome} ({check.report.source}), map read {loads[-1]:.2f} s CPU, "
+              f"check {checks[-1]:.2f} s CPU", flush=True)
+    med = statistics.median
+    print(f"\nfresh process: imports {med(imports):.2f} s CPU (interpreter start to imports done: "
+          f"{med(start):.2f} s wall), map read {med(loads):.2f} s CPU")
+    print(f"check of {level.name} by its last route: {med(checks):.2f} s CPU (min {min(checks):.2f}, "
+          f"max {max(checks):.2f})")
+    print(f"a quiet machine's verdict: before ~{SPAWN_DEBOUNCE + med(start) + med(loads) + med(checks):.1f} s "
+          f"(pause {SPAWN_DEBOUNCE} + start-up + map + check, this level first), kept ~"
+          f"{DEBOUNCE + med(checks):.1f} s (pause {DEBOUNCE} + check)")
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) > 1 and argv[1] == "--cpu":
+        level = Path(argv[2]) if len(argv) > 2 else ROOT / "levels" / "04_lifts.tmx"
+        return cpu(level.resolve(), int(argv[3]) if len(argv) > 3 else 7)
     level = Path(argv[1]) if len(argv) > 1 else ROOT / "levels" / "04_lifts.tmx"
     runs = int(argv[2]) if len(argv) > 2 else 7
     paths = sorted((ROOT / "levels").glob("*.tmx"))

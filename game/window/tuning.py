@@ -40,7 +40,8 @@ strip. Mouse: click a row to select it, click or drag its slider, wheel over a v
 x10), wheel over the names scrolls; the Pause, Save and Reset buttons at the bottom; a level in the strip.
 
 The "levels" strip (bottom, left of the derived values) appears after a change of feel: every level is
-checked for a route to its goal under the new values in a background process (``game/guard/feelguard.py``,
+checked for a route to its goal under the new values in a background process kept alive between changes, the
+level being played first (``game/guard/feelguard.py``,
 the check of ``python -m game check``: its last route and shipped replays first, then the search): green
 finished, red impossible (every reachable state explored), amber unknown (the budget ran out), a pulsing
 blue while checking. A red or amber level, clicked, opens where the search got stuck (the furthest point

@@ -193,3 +193,13 @@ def test_the_route_of_the_last_feel_is_replayed_first_and_a_budget_spent_is_unkn
     wait_for(tiny)
     assert tiny.results[0].state == "unknown" and "budget of 3 states" in tiny.results[0].detail
     tiny.close()
+
+
+def test_the_level_in_focus_is_checked_first_and_the_others_in_order(tmp_path):
+    paths = [tmp_path / f"{n}.tmx" for n in "abc"]
+    guard = LevelGuard(paths)
+    assert guard._order() == [0, 1, 2]
+    guard.focus = paths[2]
+    assert guard._order() == [2, 0, 1]
+    guard.focus = tmp_path / "elsewhere.tmx"  # a level not in the strip (a map opened by path): no change
+    assert guard._order() == [0, 1, 2]
