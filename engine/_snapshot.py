@@ -49,7 +49,7 @@ STATE: dict[type, Slots] = {
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
                             "_wait_left", "_from", "_base", "_steps", "_leg_dt", "_at", "_seen"),
                     kept=("path", "name", "data")),
-    Trigger: Slots(copied=("_box",), kept=("name", "data", "senses")),
+    Trigger: Slots(copied=("_box",), kept=("name", "data", "_senses")),
     # particles are copied as arrays (see _rope_state); the set a rope is in is membership
     Rope: Slots(copied=("_pos", "_prev", "_pin", "_follow", "_dt"), lists=("_kicks", "_holds"),
                 kept=("_config", "_set", "name", "data")),
@@ -59,8 +59,8 @@ STATE: dict[type, Slots] = {
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
                                                "crowds"),
-                    kept=("_rope_set", "_st", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
-                          "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates", "_rest"))
+                    kept=("_rope_set", "_st", "grid", "feel", "_derived", "_hash", "_sensor_order", "_sensed",
+                          "_trigger_moves", "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates", "_rest"))
 
 
 class _Layout(NamedTuple):
