@@ -14,6 +14,7 @@ from __future__ import annotations
 from .bodies import Actor, Touch
 
 _EPS = 1e-6  # px: "at or above" slack for the previous positions
+POOL = True  # a toucher (or bullet) whose groups hold few actors tests those directly; False: always the hash
 _SIDE = {(0, -1): "top", (0, 1): "bottom", (-1, 0): "left", (1, 0): "right"}  # contact normal -> side of other
 
 
@@ -50,7 +51,7 @@ def find(touchers, actors, space, few: int, crowds=()) -> list:
         pool = pools.get(mask, False)
         if pool is False:  # (a bullet among many enemies touches only the player: test it alone)
             pool = [b for b in actors if mask & b.group]
-            pool = pools[mask] = pool if len(pool) <= few else None
+            pool = pools[mask] = pool if len(pool) <= few and (POOL or len(actors) <= few) else None
         small = pool is not None
         met = None
         for c in a.contacts:

@@ -496,7 +496,7 @@ class World:
         among many actors of which only a few are in the groups some bullet touches (the player among
         enemies and bullets), those few wherever they are, as added -- a superset of the near ones in the
         same order, so the same first hit, without asking the hash (which also lists every coin)."""
-        if self.crowds or len(self.actors) <= _solids.FEW:
+        if self.crowds or len(self.actors) <= _solids.FEW or not _touches.POOL:
             return self._near_bodies(st)
         mask = 0
         for b in bullets:
