@@ -47,7 +47,13 @@ class Step:
         world of a few actors, all of them: testing them costs less than the query."""
         if len(self.actors) <= FEW:
             return self.actors
-        found = [o for o in self.space.query(x, y, w, h) if isinstance(o, Actor)]
+        space = self.space
+        if space.mirrored is not None:  # (the actors in a hash of their own: the world has many triggers)
+            if space.pending:
+                space.flush()
+            found = space.mirrored.query(x, y, w, h)
+        else:
+            found = [o for o in space.query(x, y, w, h) if isinstance(o, Actor)]
         if self.stands:  # (after the actors, as in ``actors``; loosely: callers test exactly)
             found += [s for s in self.stands if s.x <= x + w + 1.0 and x - 1.0 <= s.x + s.w
                       and s.y <= y + h + 1.0 and y - 1.0 <= s.y + s.h]
@@ -60,7 +66,13 @@ class Step:
             platforms = self.platforms
         if not self.crates:
             return platforms
-        near = [o for o in self.space.query(x, y, w, h) if o is not a and isinstance(o, Actor) and o.solid]
+        space = self.space
+        if space.mirrored is not None:
+            if space.pending:
+                space.flush()
+            near = [o for o in space.mirrored.query(x, y, w, h) if o is not a and o.solid]
+        else:
+            near = [o for o in space.query(x, y, w, h) if o is not a and isinstance(o, Actor) and o.solid]
         return platforms + near if near else platforms
 
     def platforms_in(self, x: float, y: float, w: float, h: float) -> list:

@@ -55,6 +55,10 @@ __all__ = ["StepResult", "World"]
 _new, _floor, _FLOOR = tuple.__new__, math.floor, (0, -1)  # (a runway's floor contact: see step)
 
 
+def _is_actor(obj) -> bool:
+    return isinstance(obj, Actor)
+
+
 class StepResult(NamedTuple):
     step: int  # the step just taken, numbered from 1
     # (a crowd's walkers are reported as ``Walker``s, after the actors: see crowd.py)
@@ -140,6 +144,8 @@ class World:
         bucket.append(obj)
         self._members.add(obj)
         self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
+        if bucket is self.triggers and len(bucket) > _solids.FEW and self._hash.mirrored is None:
+            self._hash.mirror(_is_actor)  # (many coins: the movers look for actors in a hash of their own)
         return obj
 
     def remove(self, obj) -> None:
