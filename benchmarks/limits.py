@@ -3,8 +3,8 @@
 each kind alone (the same map with only that kind's objects), beside the target of 4 ms per step.
 
 The map: 256 x 64 tiles of 16 px, rock below row 40 and floors; the limits' turrets firing along rows,
-their vines (the longest allowed, 1,024 px, many hanging into rock), enemies walking the floors, platforms
-on 256-point routes, and coins to the object limit."""
+their vines (the longest allowed, ``LIMITS.vine_length``, many lying on the floors and in the rock), enemies
+walking the floors, platforms on 256-point routes, and coins to the object limit."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def limit_map(kinds: set[str], seed: int = 3) -> str:
         for i in range(LIMITS.vines):
             x, y = 24 + i * 15.5, 20 + (i % 5) * 120
             add(f'<object id="ID" type="vine" x="{x}" y="{y}"><properties><property name="length" type="float" '
-                'value="1024"/></properties><point/></object>')
+                f'value="{LIMITS.vine_length:g}"/></properties><point/></object>')
     if "enemy" in kinds:
         for i in range(LIMITS.enemies):
             kind = ("walker", "hopper", "flyer")[i % 3]
