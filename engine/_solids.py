@@ -40,7 +40,8 @@ class Step:
         self.events: list = []  # ActorEvent, in the order they happened
         self.pushes: set | None = None  # (actor, pusher) pairs already reported this step
         self.stands = ()  # a crowd's walkers taking part as actors (in ``actors`` too, not in the hash)
-        self._rank = None  # (cell -> indices of the platforms meeting it, huge ones), at the first platforms_in
+        self._rank = None  # (cell -> indices of the platforms meeting it, huge ones, cell range -> answer), made
+        #                    at the first platforms_in
 
     def near(self, x: float, y: float, w: float, h: float) -> list:
         """The actors whose cells meet the box (a broadphase: test the exact overlap), as added. In a
@@ -95,10 +96,14 @@ class Step:
                 for r in range(r0, r1 + 1):
                     for c in range(c0, c1 + 1):
                         cells.setdefault((c, r), []).append(i)
-            self._rank = (cells, big)
-        cells, big = self._rank
+            self._rank = (cells, big, {})
+        cells, big, answers = self._rank
         c0, c1 = _floor(x / PLATFORM_CELL), _floor((x + w) / PLATFORM_CELL)
         r0, r1 = _floor(y / PLATFORM_CELL), _floor((y + h) / PLATFORM_CELL)
+        key = (c0, r0, c1, r1)
+        known = answers.get(key)  # (the platforms stay put for the rest of the step: one answer per range)
+        if known is not None:
+            return known
         if (c1 - c0 + 1) * (r1 - r0 + 1) > len(cells):  # a box wider than all the platforms' cells
             return platforms
         found = set(big)
@@ -107,7 +112,8 @@ class Step:
                 got = cells.get((c, r))
                 if got:
                     found.update(got)
-        return [platforms[i] for i in sorted(found)]
+        known = answers[key] = [platforms[i] for i in sorted(found)]
+        return known
 
     def around(self, a, dt: float, reach: float = 0.0):
         """``blockers`` for an actor's own step: a box wide enough for anything one step can do (its
