@@ -15,7 +15,7 @@ MAP = "#" + "." * 48 + "#\n" + ("#" + "." * 48 + "#\n") * 28 + "#" * 50 + "\n"
 HERO, ENEMY, SHOT = 1, 2, 4
 
 
-def _run(seed: int, steps: int = 90):
+def _run(seed: int, steps: int = 60):
     rng = random.Random(seed)
     w = World(TileGrid.from_ascii(MAP))
     bodies = []
