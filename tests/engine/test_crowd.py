@@ -30,7 +30,7 @@ from engine import crowd as crowd_module
 from engine import (Actor, Crowd, Edges, Path, Platform, Rope, RopeConfig, TileGrid, TileKind, Trigger, Walker, World,
                     debug_draw, walk)
 
-SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "16")), deadline=None,
+SETTINGS = settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "12")), deadline=None,
                     derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"),
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 STEPS = int(os.environ.get("CROWD_STEPS", "200"))
