@@ -146,7 +146,7 @@ def take(world, extra=()) -> Snapshot:
     boxes = tuple(t._box for t in triggers)
     held = tuple((o, _capture(o)) for o in extra if not any(o is a for a in actors))
     ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt, tuple(r._holds),
-                   r._still, r._rests) for r in world.ropes)
+                   r._still, r._rests, r._frozen) for r in world.ropes)
     crowds = tuple((c, c._state()) for c in world.crowds)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
                     held, ropes, (world._hash.generation, world._hash.ordered()),
@@ -229,13 +229,13 @@ def _put_ropes(rope_set, saved) -> None:
         for rope in members:
             rope._set = rope_set
         rope_set._stale = True
-    for rope, pos, prev, pin, follow, kicks, dt, holds, still, rests in saved:
+    for rope, pos, prev, pin, follow, kicks, dt, holds, still, rests, frozen in saved:
         if rope._follow is not follow:
             rope_set._stale = True
         rope._holds = list(holds)
         rope._pos[:] = pos
         rope._prev[:] = prev
         rope._pin, rope._follow, rope._kicks, rope._dt = pin, follow, list(kicks), dt
-        rope._still, rope._rests = still, rests
+        rope._still, rope._rests, rope._frozen = still, rests, frozen
     if saved:
         rope_set._pins_moved = True

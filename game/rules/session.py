@@ -75,6 +75,7 @@ _MOVES = {"wall_jump": "wall_jump", "climb_jump": "wall_jump", "dash": "dash", "
 
 TURRET_WAKE = 16.0  # px beyond the view's edge within which a turret still fires (a tile)
 BULLET_REACH = float(VIEW_W)  # px beyond the view's edge past which a bullet in flight is gone (a view's width)
+VINE_WAKE: float | None = 64.0  # px beyond the view's edge within which a vine's reach keeps it moving (None: all)
 
 _NO_BUTTONS = Buttons()
 
@@ -169,7 +170,10 @@ class Session:
         self._clock = (self._clock[0], self._clock[1] + 1)
         out: list[GameEvent] = []
         p = self.player
-        self.vines.before_step(None if self.dead else p, buttons)
+        cam = self.camera
+        wake = VINE_WAKE
+        self.vines.before_step(None if self.dead else p, buttons,
+                               None if wake is None else lambda x, y, w, h: cam.sees(x, y, w, h, wake))
         if self.dead:
             p.held = buttons  # the buttons keep being read: a jump held through a death is no new press
             if self._dead_left > 0:
