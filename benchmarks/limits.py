@@ -90,13 +90,15 @@ def limit_map(kinds: set[str], seed: int = 3) -> str:
 
 
 def work(session) -> dict:
-    """What a step of ``session`` simulates: vines awake / asleep, bullets in flight, turrets that may fire
-    (on screen or a tile from it), enemies, platforms. The test of the limits map holds these to bounds."""
+    """What a step of ``session`` simulates: vines awake / asleep / frozen (far from the view), bullets in
+    flight, turrets that may fire (on screen or a tile from it), turrets. The tests of the limits map hold
+    these to bounds."""
     from game.rules.session import TURRET_WAKE
 
     cam = session.camera
     vines = session.vines.ropes
-    return {"vines awake": sum(not r.asleep for r in vines), "vines asleep": sum(r.asleep for r in vines),
+    return {"vines awake": sum(not r.asleep and not r.frozen for r in vines),
+            "vines asleep": sum(r.asleep and not r.frozen for r in vines), "vines frozen": sum(r.frozen for r in vines),
             "bullets": len(session.hazards.bullets),
             "turrets awake": sum(cam.sees(t.x, t.y, t.w, t.h, TURRET_WAKE) for t in session.hazards.turrets),
             "turrets": len(session.hazards.turrets)}
