@@ -3,7 +3,8 @@
     python -m game check [LEVEL ...] [--feel FILE ...] [--budget STATES] [--coins] [--routes DIR] [--fresh]
                          [--jobs N] [--time-cap SECONDS] [--difficulty] [--plot FILE.png] [--json]
 
-For each level (default: every map in ``levels/``, or ``$TILEFEEL_LEVELS_DIR``) three outcomes:
+For each level (default: every map the level list shows from ``levels/``, or ``$TILEFEEL_LEVELS_DIR``; a
+folder given: the same maps from it) three outcomes:
 
 - **finished**: a route to the goal, replayed from a fresh start before it is reported;
 - **impossible**: every state the search can reach under its moves was explored, and none is the goal;
@@ -38,6 +39,7 @@ from typing import NamedTuple
 
 from engine import FeelConfig
 
+from game.files.catalog import MAP_SUFFIXES, level_files
 from game.files.inputscript import DEFAULT_FEEL, ScriptError, format_script, read_script
 from game.files.userfiles import CliError, FileProblem, write_atomic
 from game.files.levelfile import LevelData, load_level
@@ -109,19 +111,21 @@ class LevelCheck:
 
 
 def level_paths(names: list[str]) -> list[Path]:
-    """The maps to check: each name a .tmx file or a folder of them; none given: the game's levels."""
+    """The maps to check: each name a map file (``.tmx``, ``.tmj``, ``.json``) or a folder, whose maps are
+    the ones the level list shows (``catalog.level_files``); none given: the game's levels."""
     if not names:
         names = [os.environ.get("TILEFEEL_LEVELS_DIR") or str(LEVELS_DIR)]
     out: list[Path] = []
+    suffixes = "/".join(MAP_SUFFIXES)
     for name in names:
         path = Path(name)
         if path.is_dir():
-            found = sorted(path.glob("*.tmx"))
+            found = level_files(path)
             if not found:
-                raise CliError(f"{path}: no .tmx maps in this folder")
+                raise CliError(f"{path}: no maps ({suffixes}) in this folder")
             out += found
-        elif path.suffix.lower() != ".tmx" and path.exists():
-            raise CliError(f"{path}: not a Tiled map (.tmx); give level files or a folder of them")
+        elif path.suffix.lower() not in MAP_SUFFIXES and path.exists():
+            raise CliError(f"{path}: not a Tiled map ({suffixes}); give level files or a folder of them")
         else:
             out.append(path)
     return out
