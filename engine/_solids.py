@@ -128,7 +128,56 @@ def move_platform(st: Step, p, dt: float) -> None:
         return
     nx, ny = route[-1]
     p.vx, p.vy = (nx - x0) / dt, (ny - y0) / dt
-    travel(st, p, route)
+    if _alone(st, p, route):
+        _glide(st, p, route)
+    else:
+        travel(st, p, route)
+
+
+def _alone(st: Step, p, route) -> bool:
+    """Is no actor (or stand-in walker) within a pixel of the box swept along ``route`` from where ``p`` is?
+    Then no piece of the move can carry, lift, push or squish anything (``shift`` meets only actors
+    touching the box before or after a piece, all inside that sweep)."""
+    x0, y0 = p.x, p.y
+    if len(route) == 1:
+        tx, ty = route[0]
+        lo_x, hi_x = (x0, tx) if x0 <= tx else (tx, x0)
+        lo_y, hi_y = (y0, ty) if y0 <= ty else (ty, y0)
+    else:
+        xs, ys = [x0], [y0]
+        for tx, ty in route:
+            xs.append(tx)
+            ys.append(ty)
+        lo_x, hi_x, lo_y, hi_y = min(xs), max(xs), min(ys), max(ys)
+    lo_x -= 1.0
+    lo_y -= 1.0
+    hi_x += p.w + 1.0
+    hi_y += p.h + 1.0
+    actors = st.actors
+    if len(actors) > FEW:
+        actors = st.near(lo_x, lo_y, hi_x - lo_x, hi_y - lo_y)
+    for a in actors:
+        if a.x <= hi_x and lo_x <= a.x + a.w and a.y <= hi_y and lo_y <= a.y + a.h and a is not p \
+                and not a.squished:
+            return False
+    return True
+
+
+def _glide(st: Step, p, route) -> None:
+    """``travel`` for a mover with nothing near (``_alone``): the same pieces, nothing to carry or push."""
+    px, py = p.x, p.y
+    for tx, ty in route:
+        span = max(abs(tx - px), abs(ty - py))
+        pieces = math.ceil(span / PUSH_STEP) if span > PUSH_STEP else 1
+        for k in range(1, pieces + 1):
+            sx = tx if k == pieces else px + (tx - px) * k / pieces
+            sy = ty if k == pieces else py + (ty - py) * k / pieces
+            if sx != p.x:
+                p.x = sx
+            if sy != p.y:
+                p.y = sy
+        px, py = tx, ty
+    st.space.pending[p] = None
 
 
 def travel(st: Step, p, route, depth: int = 0) -> None:

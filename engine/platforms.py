@@ -138,6 +138,26 @@ class Platform:
         if (x, y) != self._at:  # moved by hand: the leg goes on from here
             self._from, self._base, self._steps = (x, y), 0.0, 0
         speed = path.speed
+        # The two usual steps, first: waiting the whole step at a point, or going on along the leg without
+        # reaching its end (the same numbers as the loop below, without its bookkeeping)
+        wait = self._wait_left
+        if wait > 0.0:
+            if wait >= dt:
+                self._wait_left = wait - dt
+                self._at = (x, y)
+                return []
+        elif self._leg_dt == dt:
+            tx, ty = pts[self._target]
+            fx, fy = self._from
+            length = math.hypot(tx - fx, ty - fy)
+            steps = self._steps + 1
+            along = self._base + (steps * speed) * dt
+            if along < length - _ARRIVED:
+                u = along / length
+                x, y = _between(fx, tx, u), _between(fy, ty, u)
+                self._steps = steps
+                self._at = (x, y)
+                return [self._at]
         route = []
         budget = dt
         for _ in range(4 * len(pts) + 8):  # bounded: at most a few laps per step
