@@ -128,7 +128,22 @@ def move_platform(st: Step, p, dt: float) -> None:
         return
     nx, ny = route[-1]
     p.vx, p.vy = (nx - x0) / dt, (ny - y0) / dt
-    if _alone(st, p, route):
+    if len(route) == 1 and len(st.actors) <= FEW and -PUSH_STEP <= nx - x0 <= PUSH_STEP \
+            and -PUSH_STEP <= ny - y0 <= PUSH_STEP:  # one piece (the usual step): _alone and _glide, inline
+        lo_x, hi_x = (x0 - 1.0, nx + p.w + 1.0) if x0 <= nx else (nx - 1.0, x0 + p.w + 1.0)
+        lo_y, hi_y = (y0 - 1.0, ny + p.h + 1.0) if y0 <= ny else (ny - 1.0, y0 + p.h + 1.0)
+        for a in st.actors:
+            if a.x <= hi_x and lo_x <= a.x + a.w and a.y <= hi_y and lo_y <= a.y + a.h and not a.squished:
+                break
+        else:
+            if nx != x0:
+                p.x = nx
+            if ny != y0:
+                p.y = ny
+            st.space.pending[p] = None
+            return
+        travel(st, p, route)
+    elif _alone(st, p, route):
         _glide(st, p, route)
     else:
         travel(st, p, route)

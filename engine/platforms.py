@@ -135,7 +135,8 @@ class Platform:
         if len(pts) < 2 or path.speed <= 0.0:
             return []
         x, y = self.x, self.y
-        if (x, y) != self._at:  # moved by hand: the leg goes on from here
+        at = self._at
+        if x != at[0] or y != at[1]:  # moved by hand: the leg goes on from here
             self._from, self._base, self._steps = (x, y), 0.0, 0
         speed = path.speed
         # The two usual steps, first: waiting the whole step at a point, or going on along the leg without

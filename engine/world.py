@@ -697,25 +697,35 @@ class World:
         """Enter / stay / exit for every (trigger, actor) pair, ordered by trigger then actor."""
         if self._trigger_moves != Trigger.moves:
             self._sync_triggers()
-        near = self._hash.near
         now: set[tuple[Trigger, Actor]] = set()
         sensed = 0  # the groups some trigger reports: other actors are skipped at once
-        for t in self.triggers:
-            sensed |= t.senses
         triggers = self.triggers
-        few = len(triggers) <= _solids.FEW  # (then testing each costs less than asking the hash)
-        for a in self.actors:
-            group = a.group
-            if not group & sensed:
-                continue
-            ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            for t in triggers if few else near(ax, ay, aw, ah):
-                if (few or isinstance(t, Trigger)) and t.senses & group:
-                    tx, ty, tw, th = t._box
-                    if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps, inline)
-                        now.add((t, a))
-        for crowd in self.crowds:
-            now.update(crowd._sense(self.triggers))
+        for t in triggers:
+            sensed |= t.senses
+        if len(triggers) <= _solids.FEW:  # (then testing each costs less than asking the hash)
+            for a in self.actors:
+                group = a.group
+                if group & sensed:
+                    ax, ay, aw, ah = a.x, a.y, a.w, a.h
+                    for t in triggers:
+                        if t.senses & group:
+                            tx, ty, tw, th = t._box
+                            if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps)
+                                now.add((t, a))
+        else:
+            near = self._hash.near
+            for a in self.actors:
+                group = a.group
+                if group & sensed:
+                    ax, ay, aw, ah = a.x, a.y, a.w, a.h
+                    for t in near(ax, ay, aw, ah):
+                        if isinstance(t, Trigger) and t.senses & group:
+                            tx, ty, tw, th = t._box
+                            if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps)
+                                now.add((t, a))
+        if self.crowds:
+            for crowd in self.crowds:
+                now.update(crowd._sense(triggers))
         before = self._inside
         self._inside = now
         if not now and not before:
@@ -723,6 +733,9 @@ class World:
         order = self._sensor_order
         if order is None:
             order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
+        if len(now) == 1 and now == before:  # (the usual step inside: one actor staying in one trigger)
+            for pair in now:
+                return [TriggerEvent("stay", pair[0], pair[1])]
         pairs = now | before
         if len(pairs) > 1:
             rank = self._body_rank()
