@@ -26,8 +26,8 @@ _floor = math.floor
 class Step:
     """What one world step collects as it goes, handed to the movers."""
 
-    __slots__ = ("_rank", "actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished",
-                 "stands")
+    __slots__ = ("_rank", "actors", "boxes", "crates", "events", "grid", "platforms", "pushes", "solids", "space",
+                 "squished", "stands")
 
     def __init__(self, grid, actors, platforms, solids, space):
         self.grid = grid
@@ -35,6 +35,8 @@ class Step:
         self.platforms = platforms
         self.solids = solids  # platforms, then solid actors: what blocks a move
         self.crates = solids is not platforms  # are there solid actors?
+        # the solid actors, when few (then ``blockers`` tests each rather than asking the hash), or None
+        self.boxes = solids[len(platforms):] if self.crates and len(solids) - len(platforms) <= FEW else None
         self.space = space  # the world's SpatialHash: every body moved here is marked pending in it
         self.squished: list = []  # actors, in the order they were squished
         self.events: list = []  # ActorEvent, in the order they happened
@@ -106,7 +108,18 @@ class Step:
             return self.platforms
         pad = (abs(a.vx) + abs(a.vy)) * dt + 4.0 * self.grid.tile_size + a.w + a.h + reach
         box = (a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
-        return self.blockers(a, *box, self.platforms_in(*box))  # (many platforms: only those near)
+        boxes = self.boxes
+        if boxes is None:
+            return self.blockers(a, *box, self.platforms_in(*box))  # (many platforms: only those near)
+        # a few solid actors: each tested against the box instead of asking the hash (which lists more,
+        # by its cells: none of them within a step's reach), in the hash's order, as a query gives them
+        x0, y0, x1, y1 = box[0], box[1], box[0] + box[2], box[1] + box[3]
+        near = [o for o in boxes if o is not a and o.solid and o.x <= x1 and x0 <= o.x + o.w and o.y <= y1
+                and y0 <= o.y + o.h]
+        if len(near) > 1:
+            near.sort(key=self.space._order.__getitem__)
+        platforms = self.platforms_in(*box)
+        return platforms + near if near else platforms
 
 
 def squish(st: Step, a, other=None) -> None:

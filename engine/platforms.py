@@ -154,8 +154,12 @@ class Platform:
             steps = self._steps + 1
             along = self._base + (steps * speed) * dt
             if along < length - _ARRIVED:
-                u = along / length
-                x, y = _between(fx, tx, u), _between(fy, ty, u)
+                u = along / length  # (then _between(fx, tx, u), _between(fy, ty, u), spelled out)
+                if u < 0.5:
+                    x, y = fx + (tx - fx) * u, fy + (ty - fy) * u
+                else:
+                    v = 1.0 - u
+                    x, y = tx - (tx - fx) * v, ty - (ty - fy) * v
                 self._steps = steps
                 self._at = (x, y)
                 return [self._at]

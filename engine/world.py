@@ -321,7 +321,7 @@ class World:
                     dropped.append(a)
             else:
                 blockers = st.around(a, d.dt) if st is not None and (st.crates or many) else platforms
-                if a.solid or own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
+                if own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
                     self._move_plain(a, d, blockers)
             if st is not None and st.crates and a.contacts:
                 self._push_crates(a, x0, st)
@@ -355,7 +355,7 @@ class World:
             touches = []
         sensed = self._sense() if self.triggers else []
         squished = st.squished if st is not None else []
-        return StepResult(self.steps, sensed, squished, jumped, landed, dropped, events, touches)
+        return _new(StepResult, (self.steps, sensed, squished, jumped, landed, dropped, events, touches))
 
     def _roles(self):
         """The solids (platforms, then solid actors in the order added), the bullets and the actors that
@@ -365,7 +365,7 @@ class World:
         for a in self.actors:
             if a.touches:
                 touchers.append(a)
-            if a.solid or a.bullet:
+            if a.bullet:
                 a._run = None  # (never on a runway: see _runway.py)
             if a.solid:
                 if a.bullet:
@@ -735,7 +735,7 @@ class World:
             order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
         if len(now) == 1 and now == before:  # (the usual step inside: one actor staying in one trigger)
             for pair in now:
-                return [TriggerEvent("stay", pair[0], pair[1])]
+                return [_new(TriggerEvent, ("stay", pair[0], pair[1]))]
         pairs = now | before
         if len(pairs) > 1:
             rank = self._body_rank()
