@@ -27,6 +27,7 @@ from .tiles import ONE_WAY, SLOPE, SOLID
 EPS = 1e-6  # px: "at" a surface (float slack for touching tests)
 INF = math.inf
 _floor, _ceil = math.floor, math.ceil
+_new = tuple.__new__  # (a record built without its Python-level __new__: the same tuple)
 
 # Supports at the same height rank solid 0, slope 1, platform 2, one-way (tile or platform) 3: what you
 # "stand on" when several things touch the feet (see find_support).
@@ -137,11 +138,11 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
         if first is None:
             return None
         y, _rank, kind, plat, one_way = first
-        return y, Ground(kind, plat, one_way)
+        return y, _new(Ground, (kind, plat, one_way))
     best = min(f[0] for f in found)
     ties = [f for f in found if f[0] <= best + EPS]
     _y, _rank, kind, plat, _ = min(ties, key=_by_rank)
-    return best, Ground(kind, plat, all(f[4] for f in ties))
+    return best, _new(Ground, (kind, plat, all(f[4] for f in ties)))
 
 
 def _by_rank(support) -> int:
@@ -256,7 +257,7 @@ def move_y(grid, platforms, a, ty: float, drop: bool, skip=None):
                     else _support_tile(grid, a, top, kind)
             else:
                 tile = None if ground.platform is not None else _support_tile(grid, a, top, kind)
-            return Contact((0, -1), kind, ground.platform, tile, a.vx, a.vy)
+            return _new(Contact, ((0, -1), kind, ground.platform, tile, a.vx, a.vy))
         a.y = ty
         return None
     if ty < y:
@@ -273,7 +274,7 @@ def move_y(grid, platforms, a, ty: float, drop: bool, skip=None):
             for p in platforms:
                 if p is not skip and not p.one_way and p.y + p.h == ceiling and p.x < a.x + a.w \
                         and a.x < p.x + p.w:
-                    return Contact((0, 1), p._kind, p, None, a.vx, a.vy)
+                    return _new(Contact, ((0, 1), p._kind, p, None, a.vx, a.vy))
             r = round(ceiling / ts) - 1
             return Contact((0, 1), "solid", None, _tile_hit(grid, a, r, r, _BLOCKS), a.vx, a.vy)
         a.y = ty
@@ -479,7 +480,7 @@ def _wall(grid, a, right: bool, kind: str, other, col: int) -> Contact:
     if other is None and col >= 0:
         ts = grid.tile_size
         tile = _tile_hit(grid, a, _floor(a.y / ts), _ceil((a.y + a.h) / ts) - 1, _BLOCKS, col, col)
-    return Contact((-1 if right else 1, 0), kind, other, tile, a.vx, a.vy)
+    return _new(Contact, ((-1 if right else 1, 0), kind, other, tile, a.vx, a.vy))
 
 
 def _slope_ahead(grid, a, x0: float, x1: float) -> bool:

@@ -1,5 +1,5 @@
-"""Runways: a plain actor walking a flat stretch of tiles, stepped in a few lines with exactly what the
-Y pass, the X pass and the ground snap of ``_motion.py`` would give it there.
+"""Runways: a plain actor (a crate too) walking or resting on a flat stretch of tiles, stepped in a few
+lines with exactly what the Y pass, the X pass and the ground snap of ``_motion.py`` would give it there.
 
 Most walkers of a level spend most steps on flat ground with nothing near: their step falls into the floor
 (a floor contact, ``vy`` back to 0), slides along (``x += vx * dt``) and snaps onto the same top. An actor's
@@ -7,7 +7,7 @@ Most walkers of a level spend most steps on flat ground with nothing near: their
 one-way) in the row under its feet, nothing solid or sloped in its rows or the two rows find_support looks
 at for slopes, and inside the map's wall edges. It is found once (``find``) and kept on the actor
 (``Actor._run``) while the tiles it was read from, the actor's size, its height and its ground stay the
-same (an actor moved or resized by hand, or made solid or a bullet, drops it); a step that would leave
+same (an actor moved or resized by hand, or made a bullet, drops it); a step that would leave
 it, or any body that could reach the actor, takes the general path.
 
 ``step`` mirrors ``World._fall`` + ``_motion.move`` + ``_motion.land`` for that case, in the same float

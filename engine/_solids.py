@@ -26,8 +26,8 @@ _floor = math.floor
 class Step:
     """What one world step collects as it goes, handed to the movers."""
 
-    __slots__ = ("_rank", "actors", "crates", "events", "grid", "platforms", "pushes", "solids", "space", "squished",
-                 "stands")
+    __slots__ = ("_rank", "actors", "boxes", "crates", "events", "grid", "platforms", "pushes", "solids", "space",
+                 "squished", "stands")
 
     def __init__(self, grid, actors, platforms, solids, space):
         self.grid = grid
@@ -35,6 +35,8 @@ class Step:
         self.platforms = platforms
         self.solids = solids  # platforms, then solid actors: what blocks a move
         self.crates = solids is not platforms  # are there solid actors?
+        # the solid actors, when few (then ``blockers`` tests each rather than asking the hash), or None
+        self.boxes = solids[len(platforms):] if self.crates and len(solids) - len(platforms) <= FEW else None
         self.space = space  # the world's SpatialHash: every body moved here is marked pending in it
         self.squished: list = []  # actors, in the order they were squished
         self.events: list = []  # ActorEvent, in the order they happened
@@ -124,7 +126,18 @@ class Step:
             return self.platforms
         pad = (abs(a.vx) + abs(a.vy)) * dt + 4.0 * self.grid.tile_size + a.w + a.h + reach
         box = (a.x - pad, a.y - pad, a.w + 2.0 * pad, a.h + 2.0 * pad)
-        return self.blockers(a, *box, self.platforms_in(*box))  # (many platforms: only those near)
+        boxes = self.boxes
+        if boxes is None:
+            return self.blockers(a, *box, self.platforms_in(*box))  # (many platforms: only those near)
+        # a few solid actors: each tested against the box instead of asking the hash (which lists more,
+        # by its cells: none of them within a step's reach), in the hash's order, as a query gives them
+        x0, y0, x1, y1 = box[0], box[1], box[0] + box[2], box[1] + box[3]
+        near = [o for o in boxes if o is not a and o.solid and o.x <= x1 and x0 <= o.x + o.w and o.y <= y1
+                and y0 <= o.y + o.h]
+        if len(near) > 1:
+            near.sort(key=self.space._order.__getitem__)
+        platforms = self.platforms_in(*box)
+        return platforms + near if near else platforms
 
 
 def squish(st: Step, a, other=None) -> None:
@@ -146,7 +159,71 @@ def move_platform(st: Step, p, dt: float) -> None:
         return
     nx, ny = route[-1]
     p.vx, p.vy = (nx - x0) / dt, (ny - y0) / dt
-    travel(st, p, route)
+    if len(route) == 1 and len(st.actors) <= FEW and -PUSH_STEP <= nx - x0 <= PUSH_STEP \
+            and -PUSH_STEP <= ny - y0 <= PUSH_STEP:  # one piece (the usual step): _alone and _glide, inline
+        lo_x, hi_x = (x0 - 1.0, nx + p.w + 1.0) if x0 <= nx else (nx - 1.0, x0 + p.w + 1.0)
+        lo_y, hi_y = (y0 - 1.0, ny + p.h + 1.0) if y0 <= ny else (ny - 1.0, y0 + p.h + 1.0)
+        for a in st.actors:
+            if a.x <= hi_x and lo_x <= a.x + a.w and a.y <= hi_y and lo_y <= a.y + a.h and not a.squished:
+                break
+        else:
+            if nx != x0:
+                p.x = nx
+            if ny != y0:
+                p.y = ny
+            st.space.pending[p] = None
+            return
+        travel(st, p, route)
+    elif _alone(st, p, route):
+        _glide(st, p, route)
+    else:
+        travel(st, p, route)
+
+
+def _alone(st: Step, p, route) -> bool:
+    """Is no actor (or stand-in walker) within a pixel of the box swept along ``route`` from where ``p`` is?
+    Then no piece of the move can carry, lift, push or squish anything (``shift`` meets only actors
+    touching the box before or after a piece, all inside that sweep)."""
+    x0, y0 = p.x, p.y
+    if len(route) == 1:
+        tx, ty = route[0]
+        lo_x, hi_x = (x0, tx) if x0 <= tx else (tx, x0)
+        lo_y, hi_y = (y0, ty) if y0 <= ty else (ty, y0)
+    else:
+        xs, ys = [x0], [y0]
+        for tx, ty in route:
+            xs.append(tx)
+            ys.append(ty)
+        lo_x, hi_x, lo_y, hi_y = min(xs), max(xs), min(ys), max(ys)
+    lo_x -= 1.0
+    lo_y -= 1.0
+    hi_x += p.w + 1.0
+    hi_y += p.h + 1.0
+    actors = st.actors
+    if len(actors) > FEW:
+        actors = st.near(lo_x, lo_y, hi_x - lo_x, hi_y - lo_y)
+    for a in actors:
+        if a.x <= hi_x and lo_x <= a.x + a.w and a.y <= hi_y and lo_y <= a.y + a.h and a is not p \
+                and not a.squished:
+            return False
+    return True
+
+
+def _glide(st: Step, p, route) -> None:
+    """``travel`` for a mover with nothing near (``_alone``): the same pieces, nothing to carry or push."""
+    px, py = p.x, p.y
+    for tx, ty in route:
+        span = max(abs(tx - px), abs(ty - py))
+        pieces = math.ceil(span / PUSH_STEP) if span > PUSH_STEP else 1
+        for k in range(1, pieces + 1):
+            sx = tx if k == pieces else px + (tx - px) * k / pieces
+            sy = ty if k == pieces else py + (ty - py) * k / pieces
+            if sx != p.x:
+                p.x = sx
+            if sy != p.y:
+                p.y = sy
+        px, py = tx, ty
+    st.space.pending[p] = None
 
 
 def travel(st: Step, p, route, depth: int = 0) -> None:

@@ -641,7 +641,14 @@ class Crowd:
         g = max(d.gravity, d.fall_gravity)  # px/s^2: the strongest pull, either way
         dx = np.abs(a["vx"][:n]) * dt
         dy = (np.abs(a["vy"][:n]) + g * np.abs(a["gravity_scale"][:n]) * dt) * dt
-        side = dx + (PROBE + _MARGIN)  # px: its move and the look ahead for ground
+        # px: its move and the look ahead for ground, on the side it moves or looks to; behind it, its step
+        # reads nothing beyond its own box (supports are found under it, walls and ground ahead of it), so
+        # there only a solid overlapping its column, or coming into it, can meet it
+        ahead = dx + (PROBE + _MARGIN)
+        vx, facing = a["vx"][:n], a["direction"][:n]
+        to_right, to_left = (vx > 0.0) | (facing > 0), (vx < 0.0) | (facing < 0)
+        right = np.where(to_right, ahead, 0.0)
+        left = np.where(to_left, ahead, 0.0)
         depth = a["ledge_depth"][:n]
         depth = np.where(np.isnan(depth), 0.5 * w + DEPTH_PAD, depth)  # px: walk()'s ledge probe below the feet
         # px: a fall or a rise, a snap, a step up, a climb, and the ledge probe's reach down
@@ -649,22 +656,36 @@ class Crowd:
         crates = [p for p in solids if isinstance(p, Actor)]
         # what carrying and pushing can add to a solid actor's own move: the fastest platform, and every
         # solid actor at its speed (a chain of pushes or a stack of riders), per axis
-        lift = max((p.path.speed for p in world.platforms), default=0.0)
-        pace_x = (lift + sum(abs(p.vx) for p in crates)) * dt
-        if any(p.pushable for p in crates):
-            pace_x += _push_reach(world, dt)  # (a pushable one: pushed by an actor or a walker walking into it)
-        pace_y = (lift + sum(abs(p.vy) + g * abs(p._gravity_scale) * dt for p in crates)) * dt
+        platforms = world.platforms
+        lift = max((p.path.speed for p in platforms), default=0.0)
+        own_x = sum(abs(p.vx) for p in crates)
+        own_y = sum(abs(p.vy) + g * abs(p._gravity_scale) * dt for p in crates)
+        pace_x = (lift + own_x) * dt
+        pushed = _push_reach(world, dt) if any(p.pushable for p in crates) else 0.0
+        pace_x += pushed  # (a pushable one: pushed by an actor or a walker walking into it)
+        pace_y = (lift + own_y) * dt
+        # A platform moves a crate only through a chain of crates touching it, one after the other: no
+        # longer than all of them laid end to end, each with its step's motion. A crate farther than that
+        # from every platform's reach this step moves by the crates' own motion at most (and pushes).
+        chain = sum(p.w + p.h for p in crates) + pace_x + pace_y + 1.0
+        reach = [(q.x - r, q.x + q.w + r, q.y - r, q.y + q.h + r) for q in platforms
+                 for r in (q.path.speed * dt + chain,)]
         boxes = []  # each solid's box grown by its reach: (left, right, top, bottom)
         for p in solids:
             if isinstance(p, Actor):
-                along = abs(p.vx) * dt + pace_x
-                rx = along + _MARGIN
-                ry = pace_y + _MARGIN + (0.5 * p.w + along + 0.5 if along > 0.0 else 0.0)  # (a step up or snap)
+                lifted = any(q0 <= p.x + p.w and p.x <= q1 and q2 <= p.y + p.h and p.y <= q3
+                             for q0, q1, q2, q3 in reach)
+                along = abs(p.vx) * dt + (pace_x if lifted else own_x * dt + pushed)
+                rx = along + _MARGIN if along > 0.0 else 0.0  # (not moving across: its x stays exactly)
+                ry = (pace_y if lifted else own_y * dt) + _MARGIN \
+                    + (0.5 * p.w + along + 0.5 if along > 0.0 else 0.0)  # (a step up or snap)
             else:
                 rx = ry = p.path.speed * dt + _MARGIN
             boxes.append((p.x - rx, p.x + p.w + rx, p.y - ry, p.y + p.h + ry))
         s0, s1, s2, s3 = (np.array(v)[:, None] for v in zip(*boxes, strict=True))  # (solids x walkers, at once)
-        return ((s0 <= x + w + side) & (x - side <= s1) & (s2 <= y + h + tall) & (y - tall <= s3)).any(axis=0)
+        x1 = x + w
+        return ((s0 <= x1 + right) & (to_right | (s0 < x1)) & (x - left <= s1) & (to_left | (x < s1))
+                & (s2 <= y + h + tall) & (y - tall <= s3)).any(axis=0)
 
     def _stand(self, i: int) -> _Stand:
         """Walker ``i`` as a plain Actor (its state copied in)."""
@@ -736,13 +757,11 @@ class Crowd:
         for s in self._stands:  # (after every stand-in moved: a later one's push may move an earlier one)
             self._walk_and_store(world, s)
         if len(self._stands) < n:
+            keep = None  # (the stand-ins' rows, already stepped, are read with the others and left alone)
             if self._stands:
-                batch = np.ones(n, bool)
-                batch[[s.walker.index for s in self._stands]] = False
-                idx = np.flatnonzero(batch)
-            else:
-                idx = slice(0, n)
-            self._step_batch(world, d, st, idx, events)
+                keep = np.ones(n, bool)
+                keep[[s.walker.index for s in self._stands]] = False
+            self._step_batch(world, d, st, keep, events)
         if events:
             if self._stands:
                 events.sort(key=lambda e: caused_by.get(id(e)) if caused_by and id(e) in caused_by
@@ -773,19 +792,21 @@ class Crowd:
                                  None if depth != depth else depth)
         self._store(s)
 
-    def _step_batch(self, world, d, st, idx, events) -> None:
+    def _step_batch(self, world, d, st, keep, events) -> None:
         """``World._move_plain`` (gravity, the Y pass, the X pass, the ground snap) and ``walk`` for the
         walkers ``idx``, none of them near a platform or a solid actor. Cheapest first: walkers on a runway
         (a stretch of flat ground known to hold nothing in their way) only move along it; walkers on flat
         ground or a slope with nothing in the way take one short pass; the rest go through the mirrored
         passes (or, when only a few, the per-actor path), and those whose step hits a wall or a ceiling or
-        lands through the per-actor path (their contacts and events are its own)."""
+        lands through the per-actor path (their contacts and events are its own). ``keep``: which rows
+        to step (None: all); the others are read (views cost less than copies) but never written."""
         a, T = self._a, world._tables()
+        idx = slice(0, self._n)
         if self._runways is not T:  # the grid changed: every runway is unknown
             a["run_y"][:] = np.nan
             self._runways = T
         x, y, vx, vy = a["x"][idx], a["y"][idx], a["vx"][idx], a["vy"][idx]
-        if not np.isfinite(vx + vy).all():
+        if not np.isfinite(vx + vy).all():  # (the stand-ins' rows passed this test in _one)
             bad = ~np.isfinite(vx) | ~np.isfinite(vy)
             k = int(np.argmax(bad))
             _finite_velocity(self.walkers[int(np.arange(self._n)[idx][k])], vx[k], vy[k])
@@ -801,6 +822,8 @@ class Crowd:
         rows = np.arange(self._n)[idx]
         lo, hi = a["run_lo"][idx], a["run_hi"][idx]
         on_runway = (y == a["run_y"][idx]) & (x >= lo) & (x <= hi) & (tx >= lo) & (tx <= hi) & (y + dy > y)
+        if keep is not None:
+            on_runway &= keep
         run = rows[on_runway]
         if run.size:  # nothing to meet, no ledge to see: only x moves (and the step's records)
             ry, rw, rh = y[on_runway], a["w"][run], a["h"][run]
@@ -815,8 +838,8 @@ class Crowd:
             a["hit_x"][run] = 0
             a["clear_y"][run] = ry
             a["clear_w"][run], a["clear_h"][run] = rw, rh
-        if run.size < rows.size:
-            rest = ~on_runway
+        rest = ~on_runway if keep is None else ~on_runway & keep
+        if rest.any():
             self._step_lanes(world, d, st, T, rows[rest], tx[rest], vy_new[rest], dy[rest], events)
 
     def _floor(self, rows, y, top, kind, vx, vy) -> None:

@@ -135,9 +135,34 @@ class Platform:
         if len(pts) < 2 or path.speed <= 0.0:
             return []
         x, y = self.x, self.y
-        if (x, y) != self._at:  # moved by hand: the leg goes on from here
+        at = self._at
+        if x != at[0] or y != at[1]:  # moved by hand: the leg goes on from here
             self._from, self._base, self._steps = (x, y), 0.0, 0
         speed = path.speed
+        # The two usual steps, first: waiting the whole step at a point, or going on along the leg without
+        # reaching its end (the same numbers as the loop below, without its bookkeeping)
+        wait = self._wait_left
+        if wait > 0.0:
+            if wait >= dt:
+                self._wait_left = wait - dt
+                self._at = (x, y)
+                return []
+        elif self._leg_dt == dt:
+            tx, ty = pts[self._target]
+            fx, fy = self._from
+            length = math.hypot(tx - fx, ty - fy)
+            steps = self._steps + 1
+            along = self._base + (steps * speed) * dt
+            if along < length - _ARRIVED:
+                u = along / length  # (then _between(fx, tx, u), _between(fy, ty, u), spelled out)
+                if u < 0.5:
+                    x, y = fx + (tx - fx) * u, fy + (ty - fy) * u
+                else:
+                    v = 1.0 - u
+                    x, y = tx - (tx - fx) * v, ty - (ty - fy) * v
+                self._steps = steps
+                self._at = (x, y)
+                return [self._at]
         route = []
         budget = dt
         for _ in range(4 * len(pts) + 8):  # bounded: at most a few laps per step

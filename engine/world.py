@@ -329,7 +329,7 @@ class World:
                     dropped.append(a)
             else:
                 blockers = st.around(a, d.dt) if st is not None and (st.crates or many) else platforms
-                if a.solid or own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
+                if own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
                     self._move_plain(a, d, blockers)
             if st is not None and st.crates and a.contacts:
                 self._push_crates(a, x0, st)
@@ -363,7 +363,7 @@ class World:
             touches = []
         sensed = self._sense() if self.triggers else []
         squished = st.squished if st is not None else []
-        return StepResult(self.steps, sensed, squished, jumped, landed, dropped, events, touches)
+        return _new(StepResult, (self.steps, sensed, squished, jumped, landed, dropped, events, touches))
 
     def _roles(self):
         """The solids (platforms, then solid actors in the order added), the bullets and the actors that
@@ -373,7 +373,7 @@ class World:
         for a in self.actors:
             if a.touches:
                 touchers.append(a)
-            if a.solid or a.bullet:
+            if a.bullet:
                 a._run = None  # (never on a runway: see _runway.py)
             if a.solid:
                 if a.bullet:
@@ -721,7 +721,6 @@ class World:
         """Enter / stay / exit for every (trigger, actor) pair, ordered by trigger then actor."""
         if self._trigger_moves != Trigger.moves:
             self._sync_triggers()
-        near = self._hash.near
         now: set[tuple[Trigger, Actor]] = set()
         order = self._sensor_order
         if order is None:
@@ -734,23 +733,37 @@ class World:
             self._sensed = kept = (order, Trigger.masks, sensed)
         sensed = kept[2]
         triggers = self.triggers
-        few = len(triggers) <= _solids.FEW  # (then testing each costs less than asking the hash)
-        for a in self.actors:
-            group = a.group
-            if not group & sensed:
-                continue
-            ax, ay, aw, ah = a.x, a.y, a.w, a.h
-            for t in triggers if few else near(ax, ay, aw, ah):
-                if (few or isinstance(t, Trigger)) and t.senses & group:
-                    tx, ty, tw, th = t._box
-                    if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps, inline)
-                        now.add((t, a))
-        for crowd in self.crowds:
-            now.update(crowd._sense(self.triggers))
+        if len(triggers) <= _solids.FEW:  # (then testing each costs less than asking the hash)
+            for a in self.actors:
+                group = a.group
+                if group & sensed:
+                    ax, ay, aw, ah = a.x, a.y, a.w, a.h
+                    for t in triggers:
+                        if t.senses & group:
+                            tx, ty, tw, th = t._box
+                            if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps)
+                                now.add((t, a))
+        else:
+            near = self._hash.near
+            for a in self.actors:
+                group = a.group
+                if group & sensed:
+                    ax, ay, aw, ah = a.x, a.y, a.w, a.h
+                    for t in near(ax, ay, aw, ah):
+                        if isinstance(t, Trigger) and t.senses & group:
+                            tx, ty, tw, th = t._box
+                            if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps)
+                                now.add((t, a))
+        if self.crowds:
+            for crowd in self.crowds:
+                now.update(crowd._sense(triggers))
         before = self._inside
         self._inside = now
         if not now and not before:
             return []
+        if len(now) == 1 and now == before:  # (the usual step inside: one actor staying in one trigger)
+            for pair in now:
+                return [_new(TriggerEvent, ("stay", pair[0], pair[1]))]
         pairs = now | before
         if len(pairs) > 1:
             rank = self._body_rank()
