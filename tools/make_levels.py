@@ -168,6 +168,7 @@ class Level:
     music: str | None = None  # the map's `music` property (None: the game's default for its place)
     fall_limit: float | None = None  # px, the map's `fall_limit` property (a tall level's kill pit)
     world: str | None = None  # the map's `world` property (None: level_maps.WORLDS, else dusk)
+    moves: str = ""  # the map's `moves` property: the moves the level grants ("wall_slide,wall_jump")
     seed: int = 1
     decor: float = 0.35  # share of free grass tops that get a plant/rock
     route: list[tuple[float, float]] = field(default_factory=list)  # tools/find_replay.py waypoints (tiles)
@@ -672,6 +673,8 @@ def write_tmx(level: Level) -> str:
         props.append(("fall_limit", "float", level.fall_limit))
     world = level.world or "dusk"
     props.append(("world", "string", world))
+    if level.moves:
+        props.append(("moves", "string", level.moves))
     out.append(prop_xml(props, " "))
     out.append(' <tileset firstgid="1" source="tileset.tsx"/>\n')
     if any(t >= COVER for row in fg for t in row):

@@ -35,6 +35,7 @@ from typing import NamedTuple
 from engine import Buttons, FeelConfig
 
 from game.files.levelfile import LevelData
+from game.rules.moves import level_feel
 from game.rules.session import Session
 from .route import distance_field, support_map
 
@@ -128,6 +129,7 @@ def _shifted(route: tuple, step: int, button: str, kind: str, k: int) -> tuple[i
 def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: float = SHIFT_SECONDS,
             tight_seconds: float = TIGHT_SECONDS) -> Difficulty:
     """Time every input of ``route`` (Buttons per step that completes ``level`` under ``feel``)."""
+    feel = level_feel(level, feel)
     hz = feel.physics.hz
     shift = max(1, round(shift_seconds * hz))
     tight_steps = max(1, round(tight_seconds * hz))

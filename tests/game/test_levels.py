@@ -135,7 +135,7 @@ def _project_types() -> dict[str, dict[str, str]]:
     out = {}
     enums = {t["name"] for t in data["propertyTypes"] if t["type"] == "enum"}
     for t in data["propertyTypes"]:
-        if t["type"] == "enum":
+        if t["type"] == "enum" or t["useAs"] == ["map"]:  # the map's own class (its moves)
             continue
         assert t["type"] == "class" and "object" in t["useAs"], t["name"]
         assert all(m["propertyType"] in enums for m in t["members"] if "propertyType" in m), t["name"]
