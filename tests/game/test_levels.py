@@ -378,6 +378,23 @@ def test_a_level_that_teaches_a_kind_uses_it(stem, kinds, loaded):
     assert kinds <= _uses(loaded[f"{stem}.tmx"])
 
 
+def test_the_campaign_grants_each_move_once_and_never_takes_it_back(loaded):
+    """Issue 25: the tower (level 8) grants the wall slide and wall jump, the summit (level 9) adds the dash,
+    and a move once learned stays for the levels after it (file order is the campaign's, see above)."""
+    granted: tuple[str, ...] = ()
+    first = {}
+    for p in FILES:
+        moves = loaded[p.name].moves
+        assert set(granted) <= set(moves), f"{p.name} takes back {set(granted) - set(moves)}"
+        for m in moves:
+            first.setdefault(m, p.stem)
+        granted = moves
+    assert first == {"wall_slide": "08_crumbling_heights", "wall_jump": "08_crumbling_heights",
+                     "dash": "09_the_summit"}
+    for p in FILES:  # a crystal gives dashes back: only where there is a dash
+        assert not loaded[p.name].refills or "dash" in loaded[p.name].moves, p.name
+
+
 def test_the_last_level_combines_everything(loaded):
     everything = set().union(*(_uses(loaded[p.name]) for p in FILES))
     assert _uses(loaded[FILES[-1].name]) == everything
