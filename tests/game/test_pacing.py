@@ -46,11 +46,9 @@ DEATH_COST = 20.0  # s of the replay at most from the spawn or a flag to the nex
 # stretches known to cost more, each with the reason (the test fails once one is fixed: take it off)
 LONG_STRETCHES = {"02_planks": "the last stretch, a pit crossed on planks and the staircase back up, is "
                                "28 s of the replay (it wanders the pit for coins)"}
-# levels re-laid out for both rules on branch r19-wip (walkers on level 4's landings and a second ride out
-# of its canyon; flyers, a hopper and turrets on level 8's climb and two half-height lifts) whose replays
-# were not re-recorded in time: strict xfails, so the test says so the day they land
-PENDING = {"04_lifts": "waits 3.9 s and 3.6 s at the canyon's escalator; no threats (fix on branch r19-wip)",
-           "08_crumbling_heights": "waits 2.8 s at its lift; no threats (fix on branch r19-wip)"}
+# a level re-laid out for both rules on a branch (flyers, a hopper and turrets on level 8's climb and two
+# half-height lifts) whose replays are not re-recorded yet: a strict xfail, so the test says so the day it lands
+PENDING = {"08_crumbling_heights": "waits 2.8 s at its lift; no threats (fix on branch r19-wip)"}
 SEEN = 0.25  # s an enemy must have been in view before the hero comes that near: a reaction time
 HZ = FeelConfig().physics.hz  # steps per second of the default feel, the replays'
 
