@@ -49,7 +49,7 @@ STATE: dict[type, Slots] = {
     Platform: Slots(copied=("x", "y", "w", "h", "prev_x", "prev_y", "vx", "vy", "one_way", "_target", "_dir",
                             "_wait_left", "_from", "_base", "_steps", "_leg_dt", "_at", "_seen"),
                     kept=("path", "name", "data")),
-    Trigger: Slots(copied=("_box",), kept=("name", "data", "senses")),
+    Trigger: Slots(copied=("_box",), kept=("name", "data", "_senses")),
     # particles are copied as arrays (see _rope_state); the set a rope is in is membership
     Rope: Slots(copied=("_pos", "_prev", "_pin", "_follow", "_dt"), lists=("_kicks", "_holds"),
                 kept=("_config", "_set", "name", "data")),
@@ -59,8 +59,8 @@ STATE: dict[type, Slots] = {
 # restore: a snapshot never changes the feel) or an index rebuilt from the triggers.
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
                                                "crowds"),
-                    kept=("_rope_set", "_st", "grid", "feel", "_derived", "_hash", "_sensor_order", "_trigger_moves",
-                          "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates", "_rest"))
+                    kept=("_rope_set", "_st", "grid", "feel", "_derived", "_hash", "_sensor_order", "_sensed",
+                          "_trigger_moves", "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates", "_rest"))
 
 
 class _Layout(NamedTuple):
@@ -146,7 +146,7 @@ def take(world, extra=()) -> Snapshot:
     boxes = tuple(t._box for t in triggers)
     held = tuple((o, _capture(o)) for o in extra if not any(o is a for a in actors))
     ropes = tuple((r, r._pos.copy(), r._prev.copy(), r._pin, r._follow, tuple(r._kicks), r._dt, tuple(r._holds),
-                   r._still, r._rests) for r in world.ropes)
+                   r._still, r._rests, r._frozen) for r in world.ropes)
     crowds = tuple((c, c._state()) for c in world.crowds)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
                     held, ropes, (world._hash.generation, world._hash.ordered()),
@@ -229,13 +229,13 @@ def _put_ropes(rope_set, saved) -> None:
         for rope in members:
             rope._set = rope_set
         rope_set._stale = True
-    for rope, pos, prev, pin, follow, kicks, dt, holds, still, rests in saved:
+    for rope, pos, prev, pin, follow, kicks, dt, holds, still, rests, frozen in saved:
         if rope._follow is not follow:
             rope_set._stale = True
         rope._holds = list(holds)
         rope._pos[:] = pos
         rope._prev[:] = prev
         rope._pin, rope._follow, rope._kicks, rope._dt = pin, follow, list(kicks), dt
-        rope._still, rope._rests = still, rests
+        rope._still, rope._rests, rope._frozen = still, rests, frozen
     if saved:
         rope_set._pins_moved = True

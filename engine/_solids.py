@@ -40,14 +40,21 @@ class Step:
         self.events: list = []  # ActorEvent, in the order they happened
         self.pushes: set | None = None  # (actor, pusher) pairs already reported this step
         self.stands = ()  # a crowd's walkers taking part as actors (in ``actors`` too, not in the hash)
-        self._rank = None  # (cell -> indices of the platforms meeting it, huge ones), at the first platforms_in
+        self._rank = None  # (cell -> indices of the platforms meeting it, huge ones, cell range -> answer), made
+        #                    at the first platforms_in
 
     def near(self, x: float, y: float, w: float, h: float) -> list:
         """The actors whose cells meet the box (a broadphase: test the exact overlap), as added. In a
         world of a few actors, all of them: testing them costs less than the query."""
         if len(self.actors) <= FEW:
             return self.actors
-        found = [o for o in self.space.query(x, y, w, h) if isinstance(o, Actor)]
+        space = self.space
+        if space.mirrored is not None:  # (the actors in a hash of their own: the world has many triggers)
+            if space.pending:
+                space.flush()
+            found = space.mirrored.query(x, y, w, h)
+        else:
+            found = [o for o in space.query(x, y, w, h) if isinstance(o, Actor)]
         if self.stands:  # (after the actors, as in ``actors``; loosely: callers test exactly)
             found += [s for s in self.stands if s.x <= x + w + 1.0 and x - 1.0 <= s.x + s.w
                       and s.y <= y + h + 1.0 and y - 1.0 <= s.y + s.h]
@@ -60,7 +67,13 @@ class Step:
             platforms = self.platforms
         if not self.crates:
             return platforms
-        near = [o for o in self.space.query(x, y, w, h) if o is not a and isinstance(o, Actor) and o.solid]
+        space = self.space
+        if space.mirrored is not None:
+            if space.pending:
+                space.flush()
+            near = [o for o in space.mirrored.query(x, y, w, h) if o is not a and o.solid]
+        else:
+            near = [o for o in space.query(x, y, w, h) if o is not a and isinstance(o, Actor) and o.solid]
         return platforms + near if near else platforms
 
     def platforms_in(self, x: float, y: float, w: float, h: float) -> list:
@@ -83,10 +96,14 @@ class Step:
                 for r in range(r0, r1 + 1):
                     for c in range(c0, c1 + 1):
                         cells.setdefault((c, r), []).append(i)
-            self._rank = (cells, big)
-        cells, big = self._rank
+            self._rank = (cells, big, {})
+        cells, big, answers = self._rank
         c0, c1 = _floor(x / PLATFORM_CELL), _floor((x + w) / PLATFORM_CELL)
         r0, r1 = _floor(y / PLATFORM_CELL), _floor((y + h) / PLATFORM_CELL)
+        key = (c0, r0, c1, r1)
+        known = answers.get(key)  # (the platforms stay put for the rest of the step: one answer per range)
+        if known is not None:
+            return known
         if (c1 - c0 + 1) * (r1 - r0 + 1) > len(cells):  # a box wider than all the platforms' cells
             return platforms
         found = set(big)
@@ -95,7 +112,8 @@ class Step:
                 got = cells.get((c, r))
                 if got:
                     found.update(got)
-        return [platforms[i] for i in sorted(found)]
+        known = answers[key] = [platforms[i] for i in sorted(found)]
+        return known
 
     def around(self, a, dt: float, reach: float = 0.0):
         """``blockers`` for an actor's own step: a box wide enough for anything one step can do (its

@@ -36,8 +36,8 @@ def _span(rng) -> int:
 class SpatialHash:
     """Objects in a uniform grid of ``cell`` px squares, looked up by box."""
 
-    __slots__ = ("_big", "_bounds", "_cells", "_next", "_order", "_ordered", "_where", "cell", "generation",
-                 "pending")
+    __slots__ = ("_big", "_bounds", "_cells", "_keep", "_next", "_order", "_ordered", "_where", "cell", "generation",
+                 "mirrored", "pending")
 
     def __init__(self, cell: float = 64.0):
         self.cell = _check.size("SpatialHash", "cell", cell)  # px, side of a square cell
@@ -53,6 +53,23 @@ class SpatialHash:
         self.pending: dict = {}  # objects whose box changed (an ordered set): re-read at the next query
         self.generation = 0  # bumped by every insert, remove and clear: same number, same objects in order
         self._ordered = (0, ())  # (generation, the objects in order then), for ordered()
+        self.mirrored: SpatialHash | None = None  # the objects ``_keep`` accepts, in a hash of their own (mirror())
+        self._keep = None
+
+    def mirror(self, keep) -> SpatialHash:
+        """A second hash of the objects ``keep(obj)`` accepts, kept current with this one (every insert,
+        move, remove, clear and flush is passed on, so it holds them in the same cells and order): a query
+        there never walks the others -- the world's actors apart from thousands of coins. Made once (from
+        what is stored now); later calls return it. Flush this hash before querying that one."""
+        if self.mirrored is None:
+            if self.pending:
+                self.flush()
+            m = SpatialHash(self.cell)
+            for obj, rng in self._where.items():  # (insertion order)
+                if keep(obj):
+                    m._insert_range(obj, rng)
+            self.mirrored, self._keep = m, keep
+        return self.mirrored
 
     def __len__(self) -> int:
         return len(self._where)
@@ -77,6 +94,11 @@ class SpatialHash:
         if obj in self._where:
             raise ValueError(f"SpatialHash.insert: {obj!r} is already in the hash; use move()")
         rng = self._checked_range("insert", x, y, w, h)
+        self._insert_range(obj, rng)
+        if self.mirrored is not None and self._keep(obj):
+            self.mirrored._insert_range(obj, rng)
+
+    def _insert_range(self, obj, rng) -> None:
         self._order[obj] = self._next
         self._next += 1
         self.generation += 1
@@ -105,6 +127,8 @@ class SpatialHash:
             return
         if old is None:
             raise ValueError(f"SpatialHash.move: {obj!r} is not in the hash; insert() it first")
+        if self.mirrored is not None and obj in self.mirrored._where:
+            self.mirrored.move(obj, x, y, w, h)
         self._where[obj] = rng
         if bounds is not None:
             bounds[obj] = self._edges(rng)
@@ -142,6 +166,8 @@ class SpatialHash:
         self.generation += 1
         if self._bounds is not None:
             del self._bounds[obj]
+        if self.mirrored is not None and obj in self.mirrored._where:
+            self.mirrored.remove(obj)
 
     def clear(self) -> None:
         self.generation += 1
@@ -153,6 +179,8 @@ class SpatialHash:
         self._order.clear()
         self._big.clear()
         self._next = 0
+        if self.mirrored is not None:
+            self.mirrored.clear()
 
     def query(self, x: float, y: float, w: float, h: float) -> list:
         """The objects whose cells meet the box (a broadphase: test the exact overlap yourself), each

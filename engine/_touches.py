@@ -14,6 +14,7 @@ from __future__ import annotations
 from .bodies import Actor, Touch
 
 _EPS = 1e-6  # px: "at or above" slack for the previous positions
+POOL = True  # a toucher (or bullet) whose groups hold few actors tests those directly; False: always the hash
 _SIDE = {(0, -1): "top", (0, 1): "bottom", (-1, 0): "left", (1, 0): "right"}  # contact normal -> side of other
 
 
@@ -35,17 +36,23 @@ def side(a, b) -> str:
 
 def find(touchers, actors, space, few: int, crowds=()) -> list:
     """Every toucher's touches this step, by actor as added, then the crowds' walkers'. ``actors``: the
-    world's, as added; ``space``: its SpatialHash (the broadphase: a world of at most ``few`` actors just
-    tests them all); ``crowds``: the world's."""
+    world's, as added; ``space``: its SpatialHash (the broadphase; a toucher whose groups hold at most
+    ``few`` actors just tests those, wherever they are: a bullet among many enemies tests the player);
+    ``crowds``: the world's."""
     found = []
-    small = len(actors) <= few
-    if not small:
+    if len(actors) > few:
         if space.pending:
             space.flush()
         near = space.near
+    pools = {}  # touches mask -> the actors in those groups, as added, when at most ``few`` (else None)
     order = None  # actor -> its place in ``actors``, built the first time a toucher meets two or more
     for a in touchers:
         mask = a.touches
+        pool = pools.get(mask, False)
+        if pool is False:  # (a bullet among many enemies touches only the player: test it alone)
+            pool = [b for b in actors if mask & b.group]
+            pool = pools[mask] = pool if len(pool) <= few and (POOL or len(actors) <= few) else None
+        small = pool is not None
         met = None
         for c in a.contacts:
             o = c.other
@@ -54,7 +61,7 @@ def find(touchers, actors, space, few: int, crowds=()) -> list:
                 met = [o] if met is None else met + [o]
         ax, ay, aw, ah = a.x, a.y, a.w, a.h
         hits = None
-        for b in actors if small else near(ax, ay, aw, ah):  # (near: any order, maybe twice, any body)
+        for b in pool if small else near(ax, ay, aw, ah):  # (near: any order, maybe twice, any body)
             if b is not a and isinstance(b, Actor) and mask & b.group and ax < b.x + b.w and b.x < ax + aw \
                     and ay < b.y + b.h and b.y < ay + ah and (met is None or b not in met):
                 if hits is None:

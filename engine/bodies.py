@@ -416,15 +416,16 @@ class Trigger:
     enemies beside the player's coins and checkpoints) cost the trigger pass nothing.
     """
 
-    __slots__ = ("_box", "data", "name", "senses")
+    __slots__ = ("_box", "_senses", "data", "name")
     moves = 0  # bumped whenever any trigger's box changes: worlds then rebuild their sensor index
+    masks = 0  # bumped whenever any trigger's ``senses`` changes: worlds then gather the groups sensed again
     _FIELDS = ("x", "y", "w", "h")
 
     def __init__(self, x: float, y: float, w: float, h: float, name: str = "", data: Any = None, *,
                  senses: int = ALL_GROUPS):
         self._box = tuple(self._valid(i, v) for i, v in enumerate((x, y, w, h)))
         self.name = _check.text("Trigger", "name", name)
-        self.senses = _check.mask("Trigger", "senses", senses)  # bits: the actor groups it reports
+        self._senses = _check.mask("Trigger", "senses", senses)  # bits: the actor groups it reports
         self.data = data
         Trigger.moves += 1
 
@@ -444,6 +445,16 @@ class Trigger:
     y = property(lambda self: self._box[1], lambda self, v: self._replace(1, v))
     w = property(lambda self: self._box[2], lambda self, v: self._replace(2, v))
     h = property(lambda self: self._box[3], lambda self, v: self._replace(3, v))
+
+    @property
+    def senses(self) -> int:
+        """Bit mask of the actor groups this trigger reports."""
+        return self._senses
+
+    @senses.setter
+    def senses(self, mask: int) -> None:
+        self._senses = _check.mask("Trigger", "senses", mask)
+        Trigger.masks += 1
 
     @property
     def rect(self) -> Rect:

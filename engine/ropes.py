@@ -125,8 +125,8 @@ class Rope:
     its offset; ``None`` pins it in place. Add it with ``world.add(rope)``.
     """
 
-    __slots__ = ("_config", "_dt", "_follow", "_holds", "_kicks", "_pin", "_pos", "_prev", "_rests", "_set", "_still",
-                 "data", "name")
+    __slots__ = ("_config", "_dt", "_follow", "_frozen", "_holds", "_kicks", "_pin", "_pos", "_prev", "_rests", "_set",
+                 "_still", "data", "name")
 
     def __init__(self, x: float, y: float, config: RopeConfig | None = None, *, follow=None, name: str = "",
                  data=None):
@@ -149,6 +149,7 @@ class Rope:
         self._dt = 1.0 / 60.0  # s, the step of the world it was last stepped in
         self._still = 0  # steps in a row every particle moved slower than sleep_speed (asleep from sleep_time on)
         self._rests = False  # its free end touched a tile (or a wall edge) in the last step
+        self._frozen = False  # held still by the game (``frozen``): skipped by the step, nudges included
         self.name = name
         self.data = data
         self.follow = follow
@@ -217,6 +218,24 @@ class Rope:
         a holder, an actor brushing it, a pin that moves or a tile edit wakes it?"""
         cfg = self._config
         return cfg.sleep_speed > 0.0 and self._still >= _sleep_steps(cfg, self._dt)
+
+    @property
+    def frozen(self) -> bool:
+        """Held still by the game: while True (and no one holds it) the rope is skipped by the step like a
+        rope asleep, and neither pushes nor actors brushing it move or wake it -- a game freezes the ropes
+        far from the view. Set True, it comes to rest where it is (its velocity zeroed); set False, it
+        moves again from there at the next step."""
+        return self._frozen
+
+    @frozen.setter
+    def frozen(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(f"rope.frozen must be True or False, got {value!r}")
+        if value and not self._frozen:
+            self._prev[:] = self._pos  # (at rest: prev is where it stays)
+        elif self._frozen and not value:
+            self._still = 0  # (awake: it measures its stillness again)
+        self._frozen = value
 
     @property
     def resting(self) -> bool:
@@ -300,7 +319,7 @@ class Rope:
         new._config, new.name, new.data = self._config, self.name, self.data  # data is shared, like bodies'
         new._pos, new._prev = self._pos.copy(), self._prev.copy()
         new._pin, new._kicks, new._dt = self._pin, list(self._kicks), self._dt
-        new._still, new._rests = self._still, self._rests
+        new._still, new._rests, new._frozen = self._still, self._rests, self._frozen
         new._holds = [(copy.deepcopy(a, memo), i, c) for a, i, c in self._holds]
         new._follow = copy.deepcopy(self._follow, memo)
         new._set = None  # a copied _RopeSet links its ropes again
@@ -475,7 +494,10 @@ class _RopeSet:
             f, (ox, oy), r = rope._follow, rope._pin, rope.config.radius
             pins[row] = complex(f.x + ox - r, f.y + oy - r)
         bobs = self._bobs(d) if swing is not None and any(r._holds for r in self.ropes) else None
-        asleep = self._sleepers(grid) if self._sleepy else None  # flat mask of the particles held still, or None
+        frozen = [r._frozen and not r._holds for r in self.ropes]
+        frozen = frozen if any(frozen) else None
+        # flat mask of the particles held still (asleep or frozen), or None
+        asleep = self._sleepers(grid, frozen) if self._sleepy or frozen is not None else None
         # Verlet: x' = x + (x - x_prev) * keep + g dt^2
         np.subtract(pos, prev, out=tmp)
         tmp *= self._keep
@@ -497,7 +519,7 @@ class _RopeSet:
         if asleep is not None:
             np.copyto(pos, prev, where=asleep)  # (asleep: prev is where it rests)
         if (actors or crowds) and self._nudging is not None:
-            self._nudge(actors, crowds, asleep)
+            self._nudge(actors, crowds, asleep, frozen)
         hypot, maximum = np.hypot, np.maximum
         for groups in self._passes:
             for a, b, w, rw in groups:
@@ -520,18 +542,23 @@ class _RopeSet:
             ends = self._collide_tiles(grid, None if held is None else held_at, asleep)
         self._rest_and_sleep(ends)
 
-    def _sleepers(self, grid):
+    def _sleepers(self, grid, frozen=None):
         """Before a step: wake the ropes pushed, held or meeting changed tiles; the flat mask of the
-        particles of the ropes still asleep (None when none is)."""
+        particles of the ropes still asleep or ``frozen`` (a list of bools per rope; None when none is)."""
         if self._seen != (grid, getattr(grid, "version", 0)):
             for rope in self.ropes:  # tiles edited (or another grid): every rope looks again
                 rope._still = 0
-            return None
+            if frozen is None:
+                return None
+            return np.repeat(np.array(frozen), self._cols)
         rows = []
-        for rope, need in zip(self.ropes, self._need, strict=True):
+        for k, (rope, need) in enumerate(zip(self.ropes, self._need, strict=True)):
+            if frozen is not None and frozen[k]:
+                rows.append(True)
+                continue
             if rope._kicks or rope._holds:
                 rope._still = 0
-            rows.append(rope._still >= need)
+            rows.append(self._sleepy and rope._still >= need)
         if not any(rows):
             return None
         return np.repeat(np.array(rows), self._cols)
@@ -552,6 +579,8 @@ class _RopeSet:
         slow = (moved < self._slow).tolist()
         for row, (rope, r, still, need) in enumerate(zip(ropes, rests, slow, self._need, strict=True)):
             rope._rests = r
+            if rope._frozen and not rope._holds:
+                continue  # (held still: its count waits for it to be let go)
             if not still or rope._holds or rope._follow is not None:
                 rope._still = 0
             elif rope._still < need:
@@ -634,7 +663,7 @@ class _RopeSet:
             scale = np.divide(reach, dist, out=np.ones_like(dist), where=over)
             np.copyto(pos, pins + delta * scale, where=over)
 
-    def _nudge(self, actors, crowds=(), asleep=None) -> None:
+    def _nudge(self, actors, crowds=(), asleep=None, frozen=None) -> None:
         """Particles overlapping an actor that moved this step take up ``nudge`` of the difference between
         the actor's motion and their own, along each axis the actor outruns them; then the same for the
         crowds' walkers (those that could reach a particle, found for all of them at once). Each nudger is
@@ -660,6 +689,8 @@ class _RopeSet:
         aw = np.array([a.w for a in nudgers])[:, None]
         ah = np.array([a.h for a in nudgers])[:, None]
         meets = (ax <= hi_x) & (lo_x <= ax + aw) & (ay <= hi_y) & (lo_y <= ay + ah)  # nudger x rope
+        if frozen is not None:
+            meets &= ~np.array(frozen)  # (a frozen rope is never brushed)
         for n, row_list in zip(np.flatnonzero(meets.any(axis=1)).tolist(),
                                (np.flatnonzero(m).tolist() for m in meets[meets.any(axis=1)]), strict=True):
             a = nudgers[n]
@@ -859,7 +890,8 @@ class _RopeSet:
         for rope in self.ropes:
             h.update(rope._pos.tobytes())
             h.update(rope._prev.tobytes())
-            h.update(struct.pack("<2d?q?", *rope._pin, rope._follow is not None, rope._still, rope._rests))
+            h.update(struct.pack("<2d?q??", *rope._pin, rope._follow is not None, rope._still, rope._rests,
+                                 rope._frozen))
             for kick in rope._kicks:
                 h.update(struct.pack("<q2d", *kick))
             for actor, i, climbed in rope._holds:

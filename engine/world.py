@@ -55,6 +55,10 @@ __all__ = ["StepResult", "World"]
 _new, _floor, _FLOOR = tuple.__new__, math.floor, (0, -1)  # (a runway's floor contact: see step)
 
 
+def _is_actor(obj) -> bool:
+    return isinstance(obj, Actor)
+
+
 class StepResult(NamedTuple):
     step: int  # the step just taken, numbered from 1
     # (a crowd's walkers are reported as ``Walker``s, after the actors: see crowd.py)
@@ -90,6 +94,7 @@ class World:
         self.ropes: list[Rope] = self._rope_set.ropes
         self._inside: set[tuple[Trigger, Actor]] = set()  # (trigger, actor) pairs overlapping now
         self._sensor_order: dict[Trigger, int] | None = None  # trigger -> index, rebuilt when triggers change
+        self._sensed: tuple = (None, 0, 0)  # (_sensor_order, Trigger.masks, groups sensed) when last gathered
         self._trigger_moves = Trigger.moves  # Trigger.moves when the hash last saw the triggers' boxes
         self._tiles_grid, self._tiles_seen = grid, grid.version  # the grid and its edits the actors were checked on
         self.steps = 0
@@ -139,6 +144,8 @@ class World:
         bucket.append(obj)
         self._members.add(obj)
         self._hash.insert(obj, obj.x, obj.y, obj.w, obj.h)
+        if bucket is self.triggers and len(bucket) > _solids.FEW and self._hash.mirrored is None:
+            self._hash.mirror(_is_actor)  # (many coins: the movers look for actors in a hash of their own)
         return obj
 
     def remove(self, obj) -> None:
@@ -157,11 +164,12 @@ class World:
             raise ValueError(f"{obj!r} is not in this world; call world.add(obj) first")
         self._members.discard(obj)
         self._hash.remove(obj)
-        for bucket in (self.actors, self.platforms, self.triggers):
-            for i, o in enumerate(bucket):
-                if o is obj:
-                    del bucket[i]
-                    break
+        bucket = self.actors if isinstance(obj, Actor) else \
+            self.triggers if isinstance(obj, Trigger) else self.platforms
+        for i, o in enumerate(bucket):  # (only its own list: a bullet gone never walks the 10,000 coins)
+            if o is obj:
+                del bucket[i]
+                break
         if isinstance(obj, Trigger):
             self._inside = {pair for pair in self._inside if pair[0] is not obj}
             self._sensor_order = None
@@ -476,7 +484,8 @@ class World:
                 if fast is None:
                     fast = self._fast_bodies(reach)
                     rank = self._body_rank() if fast else None
-                targets = _bullets.targets(self._near_bodies(st), b, dx, dy, reach, fast, rank)
+                    near = self._bullet_pool(st, bullets)
+                targets = _bullets.targets(near, b, dx, dy, reach, fast, rank)
             else:
                 targets = ()
             hit = _bullets.fly(grid, solids, targets, b, dx, dy, d.fall_gravity * b._gravity_scale * d.dt)
@@ -487,6 +496,21 @@ class World:
                 rank = rank or self._body_rank()
             if b.contacts or (b.on_ground and not was_grounded):
                 self._note(b, was_grounded, events, None if hit is None else hit[0])
+
+    def _bullet_pool(self, st, bullets):
+        """What the bullets ask for the bodies they may touch near a box (``_bullets.targets``' ``near``):
+        among many actors of which only a few are in the groups some bullet touches (the player among
+        enemies and bullets), those few wherever they are, as added -- a superset of the near ones in the
+        same order, so the same first hit, without asking the hash (which also lists every coin)."""
+        if self.crowds or len(self.actors) <= _solids.FEW or not _touches.POOL:
+            return self._near_bodies(st)
+        mask = 0
+        for b in bullets:
+            mask |= b.touches
+        pool = [a for a in self.actors if a.group & mask and not a.solid]
+        if len(pool) > _solids.FEW:
+            return st.near
+        return lambda x, y, w, h: pool
 
     def _fast_bodies(self, reach: float) -> list:
         """The actors and walkers that moved more than ``reach`` px along an axis this step (so far): a
@@ -699,9 +723,16 @@ class World:
             self._sync_triggers()
         near = self._hash.near
         now: set[tuple[Trigger, Actor]] = set()
-        sensed = 0  # the groups some trigger reports: other actors are skipped at once
-        for t in self.triggers:
-            sensed |= t.senses
+        order = self._sensor_order
+        if order is None:
+            order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
+        kept = self._sensed  # the groups some trigger reports (other actors are skipped at once), gathered
+        if kept[0] is not order or kept[1] != Trigger.masks:  # again only when the triggers or a mask changed
+            sensed = 0
+            for t in self.triggers:
+                sensed |= t.senses
+            self._sensed = kept = (order, Trigger.masks, sensed)
+        sensed = kept[2]
         triggers = self.triggers
         few = len(triggers) <= _solids.FEW  # (then testing each costs less than asking the hash)
         for a in self.actors:
@@ -720,9 +751,6 @@ class World:
         self._inside = now
         if not now and not before:
             return []
-        order = self._sensor_order
-        if order is None:
-            order = self._sensor_order = {t: i for i, t in enumerate(self.triggers)}
         pairs = now | before
         if len(pairs) > 1:
             rank = self._body_rank()

@@ -82,7 +82,9 @@ def build_check_parser() -> argparse.ArgumentParser:
                    help="feel file; keys it names override the defaults ('default': none). Given again: the "
                         "levels are checked under each feel in turn")
     p.add_argument("--difficulty", action="store_true",
-                   help="time every jump and dash of each route found: a difficulty figure per level, the curve")
+                   help="time every jump and dash of each route found: a difficulty figure per level in bits, "
+                        "log2 of the expected attempts (a player's timing error of 1/30 s; a failed input "
+                        "restarts its stretch between checkpoints), and the campaign's curve")
     p.add_argument("--plot", metavar="FILE.png", help="draw the difficulty curve (one line per --feel) to a PNG "
                                                       "(implies --difficulty)")
     p.add_argument("--budget", type=_positive_int, default=DEFAULT_STATES, metavar="STATES",

@@ -28,7 +28,7 @@ from .tiledjson import JsonProblem, map_tree, parse_json
 from .userfiles import FileProblem, read_bytes, shown
 
 __all__ = ["LevelInfo", "discover", "levels_folder", "LEVELS_DIR", "replay_for", "LEVEL_MUSIC", "MUSIC_LOOPS",
-           "MAP_SUFFIXES", "map_files"]
+           "MAP_SUFFIXES", "map_files", "level_files"]
 
 LEVELS_DIR = Path(__file__).resolve().parents[2] / "levels"
 MUSIC_LOOPS = ("title", "meadow", "hills", "climb", "finale", "ending")  # the loops game/window/audio.py plays
@@ -84,7 +84,7 @@ def _look(path: Path) -> LevelInfo | None:
         data = read_bytes(path, "map file", LIMITS.map_bytes)
         if path.suffix.lower() in (".tmj", ".json"):  # a JSON map: read into the same tree the loader makes
             doc = parse_json(data, "map")
-            if path.suffix.lower() == ".json" and doc.get("type", "map") != "map":
+            if not _is_map(path, doc):
                 return None  # a JSON tileset or template beside the maps: not a level
             root = map_tree(doc, path.parent, _read_tileset)
         else:
@@ -164,10 +164,32 @@ def map_files(folder: Path) -> list[Path]:
         return []
 
 
+def _is_map(path: Path, doc) -> bool:
+    """Is the parsed JSON file a map? A ``.json`` file that says it is something else (``"type"``: a
+    tileset, a template, a project) is not; a ``.tmj`` always is one (its errors come when it is played)."""
+    return path.suffix.lower() != ".json" or not isinstance(doc, dict) or doc.get("type", "map") == "map"
+
+
+def level_files(folder: Path) -> list[Path]:
+    """The maps in ``folder`` the level list shows, by file name: the files with a map's suffix
+    (``MAP_SUFFIXES``), less the ``.json`` files that say they are not a map. A file that cannot be read
+    is a level (its error comes when it is played). ``python -m game check FOLDER`` checks these."""
+    out = []
+    for path in map_files(folder):
+        if path.suffix.lower() == ".json":
+            try:
+                if not _is_map(path, parse_json(read_bytes(path, "map file", LIMITS.map_bytes), "map")):
+                    continue
+            except (FileProblem, JsonProblem, FileNotFoundError, ValueError, RecursionError, MemoryError):
+                pass
+        out.append(path)
+    return out
+
+
 def discover(folder: Path | None = None) -> list[LevelInfo]:
     """Levels in play order from ``folder`` (default: :func:`levels_folder`)."""
     folder = Path(folder or levels_folder())
-    peeked = [(p, _peek(p)) for p in map_files(folder)]
+    peeked = [(p, _peek(p)) for p in level_files(folder)]
     files = [p for p, info in peeked if info is not None]
     infos = {p.name: info for p, info in peeked if info is not None}
     order: list[LevelInfo] = []

@@ -318,7 +318,11 @@ class _Loader:
                     raise self.error(f"layer {shown(layer.get('name', '?'))}", "has a chunk whose position or "
                                      "size is not a whole number; re-save the map from Tiled")
                 boxes.append(box)
-        if not boxes or not tw or not th:
+        if boxes and (tw is None or th is None):  # (the checks the fixed-size map has, before the chunks
+            raise self.error("", "map size or tile size is not a whole number")  # are laid out by them)
+        if boxes and (tw <= 0 or tw != th):
+            raise self.error("", f"tiles must be square; this map has {tw}x{th} px tiles")
+        if not boxes:
             left = top = 0
             cols = rows = 1
         else:

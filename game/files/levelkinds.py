@@ -54,6 +54,7 @@ class Limits:
     enemies: int = 128  # enemies in the map
     turrets: int = 64  # turrets in the map
     vines: int = 32  # vines in the map
+    vine_length: float = 256.0  # px, the longest vine (its work grows with its length: a joint every 8 px)
     refills: int = 256  # refill crystals in the map
     body_side: float = 256.0  # px, the longest side of an enemy, turret or spring
     kind_tiles: int = 10_000  # crumble and breakable tiles placed in the tile layers together
@@ -557,7 +558,8 @@ KINDS: tuple[Kind, ...] = (
          _breakable, tiles="cell", tile_collision=("solid",)),
     Kind("vine", "vines", POINT, "#ff265c42",
          "a rope of `length` px hanging from the point (its top), swaying, brushed aside by the player",
-         (_prop("length", "float", 48.0, "from the top to the free end", "px", 0.0, 1024.0, lo_open=True),),
+         (_prop("length", "float", 48.0, "from the top to the free end", "px", 0.0, LIMITS.vine_length,
+                lo_open=True),),
          _vine, most="vines"),
     Kind("camera", "cameras", RECT, "#ff5a6988",
          "a camera zone (a room): while the player's centre is inside the rectangle, the view stays within "

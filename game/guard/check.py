@@ -3,7 +3,8 @@
     python -m game check [LEVEL ...] [--feel FILE ...] [--budget STATES] [--coins] [--routes DIR] [--fresh]
                          [--jobs N] [--time-cap SECONDS] [--difficulty] [--plot FILE.png] [--json]
 
-For each level (default: every map in ``levels/``, or ``$TILEFEEL_LEVELS_DIR``) three outcomes:
+For each level (default: every map the level list shows from ``levels/``, or ``$TILEFEEL_LEVELS_DIR``; a
+folder given: the same maps from it) three outcomes:
 
 - **finished**: a route to the goal, replayed from a fresh start before it is reported;
 - **impossible**: every state the search can reach under its moves was explored, and none is the goal;
@@ -38,10 +39,11 @@ from typing import NamedTuple
 
 from engine import FeelConfig
 
+from game.files.catalog import MAP_SUFFIXES, level_files
 from game.files.inputscript import DEFAULT_FEEL, ScriptError, format_script, read_script
 from game.files.userfiles import CliError, FileProblem, write_atomic
 from game.files.levelfile import LevelData, load_level
-from .difficulty import Difficulty, measure
+from .difficulty import FALL_TOLERANCE, Difficulty, curve_falls, measure
 from .route import DEFAULT_STATES, SAFETY_SECONDS, RouteReport, find_routes
 from .why import Why, explain
 from game.rules.moves import level_feel
@@ -110,19 +112,21 @@ class LevelCheck:
 
 
 def level_paths(names: list[str]) -> list[Path]:
-    """The maps to check: each name a .tmx file or a folder of them; none given: the game's levels."""
+    """The maps to check: each name a map file (``.tmx``, ``.tmj``, ``.json``) or a folder, whose maps are
+    the ones the level list shows (``catalog.level_files``); none given: the game's levels."""
     if not names:
         names = [os.environ.get("TILEFEEL_LEVELS_DIR") or str(LEVELS_DIR)]
     out: list[Path] = []
+    suffixes = "/".join(MAP_SUFFIXES)
     for name in names:
         path = Path(name)
         if path.is_dir():
-            found = sorted(path.glob("*.tmx"))
+            found = level_files(path)
             if not found:
-                raise CliError(f"{path}: no .tmx maps in this folder")
+                raise CliError(f"{path}: no maps ({suffixes}) in this folder")
             out += found
-        elif path.suffix.lower() != ".tmx" and path.exists():
-            raise CliError(f"{path}: not a Tiled map (.tmx); give level files or a folder of them")
+        elif path.suffix.lower() not in MAP_SUFFIXES and path.exists():
+            raise CliError(f"{path}: not a Tiled map ({suffixes}); give level files or a folder of them")
         else:
             out.append(path)
     return out
@@ -160,12 +164,13 @@ def known_routes(path: Path, feel_name: str | None = None, routes: Path | None =
 
 def check_level(path: Path, feel: FeelConfig, budget: int | None = DEFAULT_BUDGET, *,
                 seconds: float | None = SAFETY_SECONDS, coins: bool = False, level: LevelData | None = None,
-                known=(), difficulty: bool = False) -> LevelCheck:
+                known=(), difficulty: bool = False, stop=None) -> LevelCheck:
     """Check one level; a route found is replayed from a fresh start and must complete it. Not finished: say
-    why (``why``); finished and ``difficulty``: time every input of the route (``difficulty``)."""
+    why (``why``); finished and ``difficulty``: time every input of the route (``difficulty``). ``stop``: see
+    :func:`~game.guard.route.find_routes` (raises ``Cancelled``)."""
     level = level or load_level(path, goal=True)
     feel = level_feel(level, feel)  # the level's moves on: the search, the replay, why and the timing see them
-    report = find_routes(level, feel, max_states=budget, seconds=seconds, coins=coins, known=known)
+    report = find_routes(level, feel, max_states=budget, seconds=seconds, coins=coins, known=known, stop=stop)
     route_coins = 0
     if report.finished and report.source.startswith("known "):
         route_coins = report.route_coins  # its replay was from a fresh session: the verification itself
@@ -178,7 +183,7 @@ def check_level(path: Path, feel: FeelConfig, budget: int | None = DEFAULT_BUDGE
                                f"session disagree: a snapshot or determinism bug)")
         route_coins = replay.coins
     why = None if report.finished else explain(level, feel, report)
-    timing = measure(level, feel, report.route) if report.finished and difficulty else None
+    timing = measure(level, feel, report.route, stop=stop) if report.finished and difficulty else None
     return LevelCheck(Path(path), level, report, route_coins, why=why, difficulty=timing, tile_size=level.tile_size)
 
 
@@ -250,15 +255,25 @@ def _text_line(check: LevelCheck, width: int, hz: int) -> str:
 
 
 def difficulty_line(d: Difficulty, hz: int) -> str:
-    """``difficulty 12.3 bits: ...`` for the text report."""
+    """``difficulty 5.1 bits (~34 attempts; hardest ...): ...`` for the text report."""
     worst = d.tightest
     tight = f"{d.tight} tight (window <= {d.tight_steps} steps)"
-    line = f"difficulty {d.figure:.1f} bits: {d.inputs} of {len(d.moves)} timed inputs matter, {tight}"
+    line = f"difficulty {d.figure:.1f} bits (~{_attempts(d.attempts)} attempts"
+    hardest = d.hardest
+    if hardest is not None and hardest.inputs:
+        line += (f"; hardest: section {hardest.index + 1} of {len(d.sections)}, steps {hardest.start}-"
+                 f"{hardest.end - 1} ({hardest.start / hz:.1f}-{hardest.end / hz:.1f} s), {hardest.bits:.1f} bits, "
+                 f"{hardest.deadly} of its {hardest.inputs} inputs deadly")
+    line += f"): {d.inputs} of {len(d.moves)} timed inputs matter, {tight}"
     if worst is not None and worst.window < 2 * d.shift + 1:
         line += (f"; tightest: {worst.button} {worst.kind} at step {worst.step} (tile {worst.col},{worst.row}), "
                  f"window {worst.window} step{'s' * (worst.window != 1)} ({worst.earlier} earlier, "
                  f"{worst.later} later, of {d.shift} tried each way)")
     return line
+
+
+def _attempts(n: float) -> str:
+    return f"{n:.1f}" if n < 10 else f"{n:,.0f}" if n < 1e6 else f"{n:.1e}"
 
 
 def _one(job: tuple) -> tuple:
@@ -408,7 +423,8 @@ def _check_feel(paths, run: FeelRun, budget, folder, as_json, out, err, *, coins
 
 
 def curve_line(paths, curve: list) -> str:
-    """``difficulty curve: 01 12.3, 02 15.0, ...; largest fall ...`` for the text report."""
+    """``difficulty curve (bits): 01 12.3, 02 15.0, ...; largest fall ...`` for the text report; the falls of
+    more than FALL_TOLERANCE bits are named."""
     names = [Path(p).stem.split("_")[0] for p in paths]
     parts = ", ".join(f"{n} {'-' if v is None else f'{v:.1f}'}" for n, v in zip(names, curve, strict=True))
     falls = [(curve[i] - curve[i + 1], i) for i in range(len(curve) - 1)
@@ -416,8 +432,14 @@ def curve_line(paths, curve: list) -> str:
     if not falls:
         return f"difficulty curve (bits): {parts}; it never falls"
     fall, i = max(falls)
-    return (f"difficulty curve (bits): {parts}; largest fall {fall:.1f} bits ({100 * fall / curve[i]:.0f}%) "
-            f"from {names[i]} to {names[i + 1]}")
+    line = f"difficulty curve (bits): {parts}; largest fall {fall:.1f} bits from {names[i]} to {names[i + 1]}"
+    steep = curve_falls(curve)
+    if steep:
+        line += (f"; falls of more than {FALL_TOLERANCE:g} bits: " +
+                 ", ".join(f"{names[j]} to {names[j + 1]} ({b:.1f})" for j, b in steep))
+    else:
+        line += f" (within the {FALL_TOLERANCE:g}-bit tolerance)"
+    return line
 
 
 def run_lint(levels: list[str], out=None) -> int:

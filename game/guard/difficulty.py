@@ -19,12 +19,23 @@ side counts as open: the route, not the game, is what bounds it there. An input 
 does not matter. The measure is of the route found: a jittery searched route has more tight moves than a
 clean one over the same map.
 
-The **figure** of a level is ``sum(log2(full / window))`` over its inputs, with ``full = 2 x shift + 1``
-(the widest window measured): the number of bits of timing a player needs. A player whose presses land
-anywhere within +-SHIFT_SECONDS of the right step, evenly, finishes the route with probability
-``2 ** -figure`` (inputs taken as independent). A 1-step window at 60 Hz with the default 6-step shift is
-3.7 bits; a 7-step window 0.9. A **tight** move has a window of at most ``round(TIGHT_SECONDS * hz)`` steps.
-Deterministic: the same level, feel and route give the same figures on any machine.
+The **figure** of a level models a player, not the route's length. Each press or release lands off the
+right step by a normal error of standard deviation ``TIMING_SD`` s (1/30 s: 2 steps at 60 Hz, a practised
+player's spread; the shifts tried, +-0.1 s, are three of those, so the windows measured cover the model);
+an input with window ``earlier .. later`` succeeds with probability
+``p = Phi((later + 1/2) / sd) - Phi(-(earlier + 1/2) / sd)`` (sd in steps; an input that does not matter: 1).
+A failed input (a death, or a miss that lands further back) costs an attempt at its **section**: the stretch
+of the route between the spawn, each checkpoint it reaches and the goal (a death returns the player to the
+last checkpoint; a miss is counted the same way, which over-counts misses that cost only a walk back). A
+section is cleared in one go with probability ``P = prod(p)`` over its inputs, so it takes ``1 / P``
+attempts on average; its **bits** are ``log2(1 / P) = -sum(log2 p)``. The level's figure is
+``log2(1 + sum over sections of (2 ** bits - 1))``: log2 of the expected attempts at the whole level, each
+death or miss starting one more. It is the hardest section's bits plus less than ``log2(sections)`` for the
+rest: 0 for a level where no timing matters, 1 bit for one section a player clears every other try, +1 bit
+per doubling of the attempts. A **tight** move has a window of at most ``round(TIGHT_SECONDS * hz)`` steps.
+``timing_bits`` keeps the plain sum ``sum(log2(full / window))`` with ``full = 2 x shift + 1`` (uniform
+error over the shifts tried, every input of the route), which grows with a level's length. Deterministic:
+the same level, feel and route give the same figures on any machine.
 """
 
 from __future__ import annotations
@@ -37,13 +48,18 @@ from engine import Buttons, FeelConfig
 from game.files.levelfile import LevelData
 from game.rules.moves import level_feel
 from game.rules.session import Session
-from .route import distance_field, support_map
+from .route import Cancelled, distance_field, support_map
 
-__all__ = ["Move", "Difficulty", "measure", "SHIFT_SECONDS", "TIGHT_SECONDS", "BUTTONS"]
+__all__ = ["Move", "Section", "Difficulty", "measure", "success", "level_figure", "SHIFT_SECONDS", "TIGHT_SECONDS",
+           "TIMING_SD", "FALL_TOLERANCE", "curve_falls", "BUTTONS"]
 
 SHIFT_SECONDS = 0.1  # s each way an input is shifted at most (6 steps at 60 Hz)
 TIGHT_SECONDS = 0.05  # s: a move whose window is at most this (3 steps at 60 Hz) is tight
+FALL_TOLERANCE = 2.0  # bits a campaign's next level may be easier than the one before (a quarter of the attempts)
+TIMING_SD = 1 / 30  # s, the standard deviation of the modelled player's press and release times (2 steps at 60 Hz)
 BUTTONS = ("jump", "dash")  # the buttons whose presses are timed (and jump's releases)
+FALL_STEPS = 240  # steps a failed shift still in the air is followed, hands off, to see whether the fall kills
+_IDLE = Buttons()
 
 
 class Move(NamedTuple):
@@ -54,6 +70,9 @@ class Move(NamedTuple):
     later: int  # steps later
     col: int  # the player's feet tile at that step
     row: int
+    section: int = 0  # the stretch of the route it is in: 0 from the spawn to the first checkpoint, 1 after it...
+    fail_earlier: str = ""  # what the first shift that failed earlier did: "death", "miss" (no death), "" (none)
+    fail_later: str = ""
 
     @property
     def window(self) -> int:
@@ -61,17 +80,45 @@ class Move(NamedTuple):
 
     def as_dict(self) -> dict:
         return {"step": self.step, "button": self.button, "kind": self.kind, "earlier": self.earlier,
-                "later": self.later, "window": self.window, "col": self.col, "row": self.row}
+                "later": self.later, "window": self.window, "col": self.col, "row": self.row,
+                "section": self.section, "fail_earlier": self.fail_earlier, "fail_later": self.fail_later}
+
+
+class Section(NamedTuple):
+    """A stretch of the route between the spawn, the checkpoints it reaches and the goal."""
+
+    index: int  # 0 from the spawn, 1 from the first checkpoint reached...
+    start: int  # its first step in the route
+    end: int  # one past its last step
+    bits: float  # log2 of the attempts it takes on average: -sum(log2 p) over its inputs
+    inputs: int  # its inputs that matter
+    deadly: int  # of those, the ones whose first failing shift kills
+
+    def as_dict(self) -> dict:
+        return {"index": self.index, "start": self.start, "end": self.end, "bits": round(self.bits, 2),
+                "inputs": self.inputs, "deadly": self.deadly}
 
 
 class Difficulty(NamedTuple):
-    figure: float  # bits (see the module's docstring)
+    figure: float  # bits: log2 of the expected attempts at the level (see the module's docstring)
     inputs: int  # inputs that matter (a window narrower than the widest measured)
     tight: int  # of those, windows of at most tight_steps
     moves: tuple  # Move per timed input, in route order (the ones that do not matter too)
     shift: int  # steps tried each way
     tight_steps: int
     steps: int  # session steps simulated to measure it (the work done, machine-independent)
+    sections: tuple = ()  # Section per stretch between checkpoints, in route order
+    timing_bits: float = 0.0  # sum(log2(full / window)) over every input that matters (grows with length)
+    sd_steps: float = 2.0  # the modelled timing error's standard deviation, steps
+
+    @property
+    def hardest(self) -> Section | None:
+        return max(self.sections, key=lambda s: (s.bits, -s.index), default=None)
+
+    @property
+    def attempts(self) -> float:
+        """The expected attempts at the level: 2 ** figure."""
+        return 2.0 ** self.figure
 
     @property
     def tightest(self) -> Move | None:
@@ -79,8 +126,12 @@ class Difficulty(NamedTuple):
 
     def as_dict(self) -> dict:
         worst = self.tightest
-        return {"figure": round(self.figure, 2), "inputs": self.inputs, "tight": self.tight,
-                "shift_steps": self.shift, "tight_steps": self.tight_steps, "steps": self.steps,
+        hardest = self.hardest
+        return {"figure": round(self.figure, 2), "attempts": round(self.attempts, 1), "inputs": self.inputs,
+                "tight": self.tight, "shift_steps": self.shift, "tight_steps": self.tight_steps,
+                "sd_steps": round(self.sd_steps, 3), "steps": self.steps, "timing_bits": round(self.timing_bits, 2),
+                "hardest": None if hardest is None else hardest.index,
+                "sections": [x.as_dict() for x in self.sections],
                 "tightest": None if worst is None else worst.as_dict(),
                 "moves": [m.as_dict() for m in self.moves if m.window < 2 * self.shift + 1]}
 
@@ -127,8 +178,9 @@ def _shifted(route: tuple, step: int, button: str, kind: str, k: int) -> tuple[i
 
 
 def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: float = SHIFT_SECONDS,
-            tight_seconds: float = TIGHT_SECONDS) -> Difficulty:
-    """Time every input of ``route`` (Buttons per step that completes ``level`` under ``feel``)."""
+            tight_seconds: float = TIGHT_SECONDS, stop=None) -> Difficulty:
+    """Time every input of ``route`` (Buttons per step that completes ``level`` under ``feel``). ``stop``: a
+    callable polled once per input; true raises ``Cancelled`` (game/guard/route.py)."""
     feel = level_feel(level, feel)
     hz = feel.physics.hz
     shift = max(1, round(shift_seconds * hz))
@@ -157,10 +209,16 @@ def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: 
     began: list[bool] = []
     tiles: list = []
     completed_at = None
+    section_of: list[int] = []  # per step: the section it is in (checkpoints reached before it)
+    reached = 0
     for i, b in enumerate(route):
         tiles.append((int((player.x + player.w / 2) // ts), int((player.y + player.h - 1e-6) // ts)))
+        section_of.append(reached)
         rising = player.jumping
+        checkpoint = session.checkpoint
         session.step(b)
+        if session.checkpoint is not checkpoint and session.checkpoint is not None:
+            reached += 1
         stood.append(surface())
         began.append(player.jumping and not rising)
         if session.completed:
@@ -200,40 +258,72 @@ def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: 
 
     moves = []
     for step, button, kind, start, jump, where_to, land in plans:
+        if stop is not None and stop():
+            raise Cancelled
         col, row = tiles[step]
         if start is None:  # no jump began of it, or it never lands before the goal: not timed
-            moves.append(Move(step, button, kind, shift, shift, col, row))
+            moves.append(Move(step, button, kind, shift, shift, col, row, section_of[step]))
             continue
-        counts = {}
+        counts, fails = {}, {}
         for sign in (-1, 1):
-            ok = 0
+            ok, fails[sign] = 0, ""
             for k in range(1, shift + 1):
                 change = _shifted(route, step, button, kind, sign * k)
                 if change is None:  # the route's own neighbouring input (or its start) is in the way, not the game
                     ok = shift
                     break
                 lo, new = change
-                good, n = _replay(session, snaps[start], route, start, lo, new, min(lo, jump), where_to + ts,
-                                  land + 2 * shift + 2, button == "jump", surface)
+                outcome, n = _replay(session, snaps[start], route, start, lo, new, min(lo, jump), where_to + ts,
+                                     land + 2 * shift + 2, button == "jump", surface)
                 simulated += n
-                if not good:
+                if outcome != "ok":
+                    fails[sign] = outcome
                     break
                 ok = k
             counts[sign] = ok
-        moves.append(Move(step, button, kind, counts[-1], counts[1], col, row))
+        moves.append(Move(step, button, kind, counts[-1], counts[1], col, row, section_of[step], fails[-1], fails[1]))
     full = 2 * shift + 1
     matter = [m for m in moves if m.window < full]
-    figure = float(sum(math.log2(full / m.window) for m in matter))
+    timing_bits = float(sum(math.log2(full / m.window) for m in matter))
     tight = sum(m.window <= tight_steps for m in matter)
-    return Difficulty(figure, len(matter), tight, tuple(moves), shift, tight_steps, simulated)
+    sd = TIMING_SD * hz
+    bounds = [0] + [i for i in range(1, len(route)) if section_of[i] != section_of[i - 1]] + [len(route)]
+    sections = []
+    for index in range(len(bounds) - 1):
+        mine = [m for m in matter if m.section == index]
+        bits = float(-sum(math.log2(success(m, sd)) for m in mine))
+        deadly = sum("death" in (m.fail_earlier, m.fail_later) for m in mine)
+        sections.append(Section(index, bounds[index], bounds[index + 1], bits, len(mine), deadly))
+    return Difficulty(level_figure([x.bits for x in sections]), len(matter), tight, tuple(moves), shift,
+                      tight_steps, simulated, tuple(sections), timing_bits, sd)
+
+
+def success(move: Move, sd: float) -> float:
+    """The chance a press or release of ``move`` lands in its window, the player's error normal with
+    standard deviation ``sd`` steps."""
+    phi = lambda x: 0.5 * (1.0 + math.erf(x / (sd * math.sqrt(2.0))))  # noqa: E731
+    return max(phi(move.later + 0.5) - phi(-(move.earlier + 0.5)), 1e-12)
+
+
+def curve_falls(figures, tolerance: float = FALL_TOLERANCE) -> list[tuple[int, float]]:
+    """``(i, bits)`` for each step of a campaign's curve where level ``i + 1`` is more than ``tolerance``
+    bits easier than level ``i`` (a level with no figure, None, is not compared)."""
+    f = list(figures)
+    return [(i, f[i] - f[i + 1]) for i in range(len(f) - 1)
+            if f[i] is not None and f[i + 1] is not None and f[i] - f[i + 1] > tolerance + 1e-9]
+
+
+def level_figure(section_bits) -> float:
+    """log2 of the expected attempts at a level whose sections take ``2 ** bits`` attempts each."""
+    return math.log2(1.0 + sum(2.0 ** b - 1.0 for b in section_bits))
 
 
 def _replay(session: Session, snap, route, start, lo, new, after, worst, limit, jumps: bool,
-            surface) -> tuple[bool, int]:
-    """Play the route from ``start`` with steps ``lo ..`` replaced by ``new``; (success, steps simulated):
-    success when the player does not die and, after a jump begins at ``after`` or later (``jumps``; else
-    from ``after`` on), first lands no further from the goal than ``worst`` px within ``limit`` steps (or
-    finishes the level)."""
+            surface) -> tuple[str, int]:
+    """Play the route from ``start`` with steps ``lo ..`` replaced by ``new``; (outcome, steps simulated):
+    "ok" when the player does not die and, after a jump begins at ``after`` or later (``jumps``; else from
+    ``after`` on), first lands no further from the goal than ``worst`` px within ``limit`` steps (or finishes
+    the level); "death" when the player dies first; else "miss"."""
     session.restore(snap)
     player = session.player
     deaths = session.deaths
@@ -245,11 +335,18 @@ def _replay(session: Session, snap, route, start, lo, new, after, worst, limit, 
         session.step(b)
         n += 1
         if session.deaths != deaths:
-            return False, n
+            return "death", n
         if session.completed:
-            return True, n
+            return "ok", n
         if i >= after and (player.jumping and not rising if jumps else not player.on_ground):
             flying = True
         elif flying and player.on_ground:
-            return surface() <= worst, n
-    return False, n
+            return ("ok" if surface() <= worst else "miss"), n
+    for _ in range(FALL_STEPS if not player.on_ground else 0):  # still in the air: a fall that kills is a death
+        session.step(_IDLE)
+        n += 1
+        if session.deaths != deaths:
+            return "death", n
+        if player.on_ground:
+            break
+    return "miss", n

@@ -3,9 +3,10 @@
     png = curve_png(["01", "02", ...], [("default", [12.0, 15.5, ...]), ("tight.toml", [...])])
     write_atomic("curve.png", png, "plot")
 
-Levels on x, difficulty (bits, see ``game/guard/difficulty.py``) on y, one line per feel in its own colour with
-a legend; a level with no figure (not finished) leaves a gap in its line. Labels use a 3x5 pixel font drawn
-at twice its size.
+Levels on x, difficulty (bits, see ``game/guard/difficulty.py``) on the left axis and the expected attempts
+it stands for (``2 ** bits``) on the right one, one line per feel in its own colour with a legend in a row
+above the plot; a level with no figure (not finished) leaves a gap in its line. Labels use a 3x5 pixel font
+drawn at twice its size.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import zlib
 __all__ = ["curve_png", "png_bytes", "COLOURS"]
 
 WIDTH, HEIGHT = 720, 420  # px
-LEFT, RIGHT, TOP, BOTTOM = 64, 20, 40, 56  # px of margin around the plot area
+LEFT, RIGHT, TOP, BOTTOM = 64, 72, 66, 56  # px of margin around the plot area
 BACK, AXIS, GRID, INK = (255, 255, 255), (40, 40, 40), (225, 225, 225), (30, 30, 30)
 COLOURS = [(31, 119, 180), (214, 39, 40), (44, 160, 44), (148, 103, 189), (255, 127, 14), (23, 190, 207),
            (140, 86, 75), (227, 119, 194)]
@@ -27,7 +28,8 @@ _FONT = {  # 3x5 glyphs, rows top to bottom, "#" = ink
     "4": "#.# #.# ### ..# ..#", "5": "### #.. ### ..# ###", "6": "### #.. ### #.# ###", "7": "### ..# .#. .#. .#.",
     "8": "### #.# ### #.# ###", "9": "### #.# ### ..# ###", ".": "... ... ... ... .#.", "-": "... ... ### ... ...",
     "_": "... ... ... ... ###", "/": "..# ..# .#. #.. #..", "(": ".#. #.. #.. #.. .#.", ")": ".#. ..# ..# ..# .#.",
-    ":": "... .#. ... .#. ...", " ": "... ... ... ... ...",
+    ":": "... .#. ... .#. ...", " ": "... ... ... ... ...", ",": "... ... ... .#. #..",
+    "~": "... #.. ### ..# ...", "=": "... ### ... ### ...",
     "a": ".#. #.# ### #.# #.#", "b": "##. #.# ##. #.# ##.", "c": ".## #.. #.. #.. .##", "d": "##. #.# #.# #.# ##.",
     "e": "### #.. ##. #.. ###", "f": "### #.. ##. #.. #..", "g": ".## #.. #.# #.# .##", "h": "#.# #.# ### #.# #.#",
     "i": "### .#. .#. .#. ###", "j": "..# ..# ..# #.# .#.", "k": "#.# #.# ##. #.# #.#", "l": "#.. #.. #.. #.. ###",
@@ -91,12 +93,21 @@ def png_bytes(w: int, h: int, rgb: bytes) -> bytes:
 
 
 def _nice_step(top: float) -> float:
-    raw = top / 5.0
+    raw = top / 8.0  # about eight grid lines; steps of 1, 2 or 5 (whole bits: the attempts read 2, 4, 32...)
     mag = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
-    return next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
+    return next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
 
 
-def curve_png(levels: list[str], series: list[tuple[str, list]], title: str = "difficulty (bits) per level") -> bytes:
+def _attempts(bits: float) -> str:
+    n = 2.0 ** bits
+    for div, unit in ((1e6, "m"), (1e3, "k")):
+        if n >= div:
+            return f"{n / div:.0f}{unit}" if n / div >= 10 else f"{n / div:.1f}{unit}".replace(".0", "")
+    return f"{n:.0f}" if n >= 10 else f"{n:.1f}".replace(".0", "")
+
+
+def curve_png(levels: list[str], series: list[tuple[str, list]],
+              title: str = "difficulty per level: bits, log2 of the expected attempts") -> bytes:
     """The picture: ``levels`` labels on x; ``series`` of (feel name, figure per level or None)."""
     img = _Raster(WIDTH, HEIGHT)
     x0, x1, y0, y1 = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
@@ -119,16 +130,21 @@ def curve_png(levels: list[str], series: list[tuple[str, list]], title: str = "d
         img.line(x0, y, x1, y, GRID)
         label = f"{k * step:g}"
         img.text(x0 - 8 - text_width(label), y - 5, label, INK)
+        img.line(x1, y, x1 + 4, y, AXIS)
+        img.text(x1 + 8, y - 5, _attempts(k * step), INK)  # the right axis: what those bits mean in attempts
         k += 1
     img.line(x0, y0, x0, y1, AXIS)
+    img.line(x1, y0, x1, y1, AXIS)
     img.line(x0, y1, x1, y1, AXIS)
+    img.text(x0 - 8 - text_width("bits"), y0 - 18, "bits", INK)
+    img.text(x1 - text_width("attempts") // 2, y0 - 18, "attempts", INK)
     for i, name in enumerate(levels):  # the x labels
         x = round(xpix(i))
         img.line(x, y1, x, y1 + 4, AXIS)
         img.text(x - text_width(name) // 2, y1 + 10, name, INK)
     img.text(x0, 12, title, INK)
     img.text((x0 + x1) // 2 - text_width("level") // 2, HEIGHT - 20, "level", INK)
-    for s, (name, vs) in enumerate(series):
+    for s, (_name, vs) in enumerate(series):
         colour = COLOURS[s % len(COLOURS)]
         last = None
         for i, v in enumerate(vs):
@@ -140,8 +156,13 @@ def curve_png(levels: list[str], series: list[tuple[str, list]], title: str = "d
                 img.line(*last, *point, colour, thick=3)
             img.rect(round(point[0]) - 3, round(point[1]) - 3, 7, 7, colour)
             last = point
-        lx = x1 - 200
-        ly = y0 + 6 + 16 * s  # the legend
-        img.rect(lx, ly + 2, 18, 5, colour)
-        img.text(lx + 24, ly, name[:21], INK)
+    lx = x0  # the legend: one row above the plot
+    for s, (name, _vs) in enumerate(series):
+        colour = COLOURS[s % len(COLOURS)]
+        label = name[:21]
+        if lx + 24 + text_width(label) > x1 - text_width("attempts") // 2 - 8:
+            break  # no room left in the row
+        img.rect(lx, 36, 18, 5, colour)
+        img.text(lx + 24, 34, label, INK)
+        lx += 24 + text_width(label) + 20
     return img.png()

@@ -68,8 +68,8 @@ from game.files.levelfile import COIN_POINT_SIZE, LevelData
 from game.rules.moves import level_feel
 from game.rules.session import Session
 
-__all__ = ["Stuck", "RouteReport", "find_routes", "find_tour", "replay_route", "distance_field", "support_map",
-           "Search", "DEFAULT_STATES", "SAFETY_SECONDS", "OUTCOMES"]
+__all__ = ["Stuck", "RouteReport", "Cancelled", "find_routes", "find_tour", "replay_route", "distance_field",
+           "support_map", "Search", "DEFAULT_STATES", "SAFETY_SECONDS", "OUTCOMES"]
 
 DEFAULT_STATES = 20000  # states per level (the goal search; the coins share it)
 SAFETY_SECONDS = 600.0  # s, the wall-clock cap of one level's search: stopped by it, the outcome is "unknown"
@@ -240,8 +240,19 @@ _BUTTONS = {w: parse_script(f"1 {w}")[0] for w in ("-", "left", "right", "jump",
                                                    "down+jump", *_AIMS, *(f"{a}+dash" for a in _AIMS))}
 
 
+class Cancelled(Exception):
+    """Raised out of :func:`find_routes` when its ``stop()`` said so: the answer is no longer wanted (a newer
+    change of feel in the F2 strip). Never a verdict: the caller drops the check."""
+
+
+STOP_EVERY = 64  # states expanded between two calls of a search's stop()
+STOP_STEPS = 512  # steps of a known route replayed between two calls of stop()
+
+
 class Search:
     """One search over one level and feel; :meth:`run` it toward a target set, then read the results."""
+
+    stop = None  # a callable: true when the search should raise Cancelled (checked every STOP_EVERY states)
 
     def __init__(self, level: LevelData, feel: FeelConfig | None = None, *, cell: float = GRAINS[0],
                  start: _Node | None = None, session: Session | None = None):
@@ -591,8 +602,12 @@ class Search:
 
     # -- running ------------------------------------------------------------------------------------------
     def run(self, done, deadline: float | None, max_states: int | None) -> str:
-        """Expand states until ``done()``; returns "done", "budget" or "exhausted"."""
+        """Expand states until ``done()``; returns "done", "budget" or "exhausted" (or raises Cancelled)."""
+        stop, count = self.stop, 0
         while True:
+            count += 1
+            if stop is not None and count % STOP_EVERY == 0 and stop():
+                raise Cancelled
             if done():
                 return "done"
             if not self.open:
@@ -674,15 +689,19 @@ class Replay(NamedTuple):
     coins: int = 0  # coins the route collects (coin objects and breakable blocks)
 
 
-def replay_route(level: LevelData, feel: FeelConfig, buttons, session: Session | None = None) -> Replay:
+def replay_route(level: LevelData, feel: FeelConfig, buttons, session: Session | None = None, *,
+                 stop=None) -> Replay:
     """Play ``buttons`` once from the start. Completed: its route up to the goal step. Not completed: the seed
     for a repair -- the last step, before the first death, where the player stood after reaching the
-    furthest checkpoint it reached (None if it reached none)."""
+    furthest checkpoint it reached (None if it reached none). ``stop``: as a Search's (raises Cancelled)."""
     s = session or Session(level, feel)
     played: list[Buttons] = []
-    seed_at = None
+    seed_at = None  # the step of the seed (after it)
+    base = None  # (step, snapshot) where the player first stood after the last checkpoint reached
     cp = None
     for b in buttons:
+        if stop is not None and len(played) % STOP_STEPS == 0 and stop():
+            raise Cancelled
         s.step(b)
         played.append(b)
         if s.completed:
@@ -690,22 +709,28 @@ def replay_route(level: LevelData, feel: FeelConfig, buttons, session: Session |
         if s.deaths:
             break
         if s.checkpoint is not None and s.player.on_ground:
-            if s.checkpoint is not cp:
+            if s.checkpoint is not cp:  # one snapshot per checkpoint; the seed's is taken again from it below
                 cp = s.checkpoint
-            seed_at = (len(played), s.snapshot())
-    seed = None
+                base = (len(played), s.snapshot())
+            seed_at = len(played)
+    seed, deaths = None, s.deaths
     if seed_at is not None:
-        n, snap = seed_at
+        n = seed_at
         p = s.player
-        seed = _Node(None, None, 0, n, snap, p.x + p.w / 2, p.y + p.h / 2)
+        x, y = p.x + p.w / 2, p.y + p.h / 2  # (where the replay ended, as before: the seed's rank reads it)
+        s.restore(base[1])  # replay from the checkpoint's snapshot to the seed's step: the same state
+        for b in played[base[0]:n]:
+            s.step(b)
+        snap = s.snapshot()
+        seed = _Node(None, None, 0, n, snap, x, y)
         seed.prefix = tuple(played[:n])
         seed.grounded = True
-    return Replay(False, (), s.deaths, seed, len(played))
+    return Replay(False, (), deaths, seed, len(played))
 
 
 def find_routes(level: LevelData, feel: FeelConfig | None = None, *, max_states: int | None = DEFAULT_STATES,
                 seconds: float | None = SAFETY_SECONDS, coins: bool = False, grains: tuple[float, ...] = GRAINS,
-                known=()) -> RouteReport:
+                known=(), stop=None) -> RouteReport:
     """Search ``level`` under ``feel`` for a route to the goal (then, with ``coins``, to every coin not touched
     on the way).
 
@@ -715,7 +740,9 @@ def find_routes(level: LevelData, feel: FeelConfig | None = None, *, max_states:
     start. ``max_states`` bounds the searches (goal first; the coins get what is left); ``seconds`` is a
     safety cap only (stopped by it: "unknown", ``capped``). A search from the start that explores every state
     it can reach without finding the goal is repeated with a finer key (``grains``, px) while the budget
-    lasts, so "impossible" is not an artefact of the coarse key.
+    lasts, so "impossible" is not an artefact of the coarse key. ``stop``: a callable polled every few states
+    and steps; when it returns true the search raises :class:`Cancelled` (no verdict: the F2 strip's check of
+    a feel already replaced).
     """
     feel = level_feel(level, feel)  # the moves the level grants are in the move set (and the verdict)
     t0 = time.perf_counter()
@@ -725,7 +752,7 @@ def find_routes(level: LevelData, feel: FeelConfig | None = None, *, max_states:
     seeds: list[tuple[str, _Node]] = []
     for name, buttons in known:
         session = Session(level, feel)  # a fresh one each: a route that completes is verified by it
-        rep = replay_route(level, feel, buttons, session)
+        rep = replay_route(level, feel, buttons, session, stop=stop)
         simulated += rep.steps
         if rep.completed:
             report = _known_report(level, rep, f"known {name}", simulated, t0, max_states)
@@ -742,6 +769,7 @@ def find_routes(level: LevelData, feel: FeelConfig | None = None, *, max_states:
         probe = Search(level, feel)  # for the ranks and the field only
         name, seed = min(seeds, key=lambda ns: (probe_rank(probe, ns[1]), -ns[1].steps))
         search = Search(level, feel, start=seed, session=seed.snap.session)
+        search.stop = stop
         passes.append(search)
         half = None if max_states is None else max(1, max_states // 2)
         outcome = search.run(lambda: search.goal_node is not None, deadline, half)
@@ -752,6 +780,7 @@ def find_routes(level: LevelData, feel: FeelConfig | None = None, *, max_states:
         for cell in grains:
             session = Session(level, feel)
             search = Search(level, feel, cell=cell, session=session)
+            search.stop = stop
             passes.append(search)
             left = None if max_states is None else max(0, max_states - states() + search.states)
             outcome = search.run(lambda s=search: s.goal_node is not None, deadline, left)

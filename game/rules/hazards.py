@@ -5,7 +5,9 @@
   rhythm never depends on the player's deaths. A bullet is an engine swept bullet (``Actor(bullet=True)``,
   no gravity, group ``SHOT``, ``touches=HERO``) flying at ``speed`` px/s from the middle of the side the
   turret faces: it dies on whatever solid stops it (tiles, platforms, the map's side walls) or once it is
-  out of the map, and kills the player it reaches (even between two steps: the sweep stops at it).
+  out of the map, and kills the player it reaches (even between two steps: the sweep stops at it). The
+  session also takes away a bullet that has flown ``BULLET_REACH`` px beyond the view (nobody sees it, and
+  it flies straight on, away: bullets in flight stay bounded by what the view can see).
 - A ``spring`` is a solid block too. A body landing on its top (a ``landed`` event on it: the player or an
   enemy) is launched straight up to ``height`` px above the spring's top: take-off speed
   ``sqrt(2 * g * height)`` with the rising gravity that body has (its own feel's, times its
@@ -58,10 +60,12 @@ class Hazards:
         self.bursts: tuple[Puff, ...] = ()  # bullets that hit something, for their puff
 
     # -- each step ------------------------------------------------------------------------------------
-    def after_step(self, result, player, awake=None) -> tuple[list[str], Actor | None]:
-        """Bullets that hit something die; springs launch what landed on them; the turrets whose turn it is
-        fire, if ``awake(turret body)`` (the session: on screen or a tile from it; None: all). Returns
-        (names of the springs that launched the player, the bullet that hit it or None)."""
+    def after_step(self, result, player, awake=None, near=None) -> tuple[list[str], Actor | None]:
+        """Bullets that hit something die; so do those ``near(bullet)`` says are far away (the session:
+        ``BULLET_REACH`` px beyond the view; None: none), quietly; springs launch what landed on them; the
+        turrets whose turn it is fire, if ``awake(turret body)`` (the session: on screen or a tile from
+        it; None: all). Returns (names of the springs that launched the player, the bullet that hit it
+        or None)."""
         world = self.world
         step = world.steps
         gone = set()
@@ -88,9 +92,13 @@ class Hazards:
         for b in self.bullets:
             if not (-MARGIN < b.x < w + MARGIN and -MARGIN < b.y < h + MARGIN):
                 gone.add(b)
+        far = [b for b in self.bullets if b not in gone and not near(b)] if near is not None else ()
         if gone:
             self.bursts = tuple(p for p in self.bursts if step - p.step < 60) + tuple(
                 Puff(step, b.x + b.w / 2, b.y + b.h / 2) for b in self.bullets if b in gone)
+        if far:  # (no puff: nobody sees it)
+            gone.update(far)
+        if gone:
             for b in gone:
                 world.remove(b)
             self.bullets = [b for b in self.bullets if b not in gone]

@@ -30,7 +30,7 @@ Rules (one fixed step each call):
   default tuning, the map's camera zones), updated once a step from the player like the window's,
   snapped to the player at the start and on a respawn, so headless runs and replays see what a player
   sees. A turret fires only while its box is on screen or within ``TURRET_WAKE`` px of it: every bullet
-  comes from a gun the player could see.
+  comes from a gun the player could see; a bullet more than ``BULLET_REACH`` px beyond the view is gone.
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
 - The feel in force is the one given with the moves the level grants switched on (its ``moves`` map
   property; ``moves.py``): ``feel`` is that one, ``given_feel`` the one given (the feel file's).
@@ -77,6 +77,8 @@ EXTRA_EVENTS = ("jump", "land", "respawn",  # returned by step() for sound and p
 _MOVES = {"wall_jump": "wall_jump", "climb_jump": "wall_jump", "dash": "dash", "wall_slide": "wall_slide"}
 
 TURRET_WAKE = 16.0  # px beyond the view's edge within which a turret still fires (a tile)
+BULLET_REACH = float(VIEW_W)  # px beyond the view's edge past which a bullet in flight is gone (a view's width)
+VINE_WAKE: float | None = 64.0  # px beyond the view's edge within which a vine's reach keeps it moving (None: all)
 
 _NO_BUTTONS = Buttons()
 
@@ -172,7 +174,10 @@ class Session:
         self._clock = (self._clock[0], self._clock[1] + 1)
         out: list[GameEvent] = []
         p = self.player
-        self.vines.before_step(None if self.dead else p, buttons)
+        cam = self.camera
+        wake = VINE_WAKE
+        self.vines.before_step(None if self.dead else p, buttons,
+                               None if wake is None else lambda x, y, w, h: cam.sees(x, y, w, h, wake))
         if self.dead:
             p.held = buttons  # the buttons keep being read: a jump held through a death is no new press
             if self._dead_left > 0:
@@ -203,7 +208,8 @@ class Session:
             self.camera.update(1.0 / self.feel.physics.hz, p.x + p.w / 2, p.y + p.h / 2, p.vx, p.vy, p.on_ground)
         cam = self.camera
         sprung, shot = self.hazards.after_step(result, None if self.dead else p,
-                                               lambda t: cam.sees(t.x, t.y, t.w, t.h, TURRET_WAKE))
+                                               lambda t: cam.sees(t.x, t.y, t.w, t.h, TURRET_WAKE),
+                                               lambda b: cam.sees(b.x, b.y, b.w, b.h, BULLET_REACH))
         out.extend(self._event("spring", name) for name in sprung)
         killer = killer or shot
         fell, broke = self.blocks.after_step(result, None if self.dead else p)

@@ -6,6 +6,8 @@ free end gets a small push that follows a slow sine, each vine at its own phase,
 (so replays and snapshots see exactly the same sway). A vine whose free end lies on the ground (or against
 a wall: ``rope.resting``) is out of the breeze: it settles, and once still for ``SLEEP_TIME`` s it sleeps
 (the engine's rope sleep: it costs nothing until someone brushes or grabs it, or a tile near it changes).
+A vine far from the view (the session: its reach more than ``VINE_WAKE`` px outside it) is frozen where it
+is -- no breeze, nothing brushes it -- and goes on from there, at rest, once the view comes near.
 
 The player grabs a vine by holding Up with its hands (the top-centre of its box) at a joint: the engine's
 ``rope.attach`` then swings it (Left / Right pump, Up / Down climb); a jump press lets go with a hop,
@@ -43,9 +45,18 @@ class Vines:
         self.world = world
         self.ropes = [world.add(Rope(v.x, v.y, vine_config(v.length), name=v.name, data=v)) for v in level.vines]
 
-    def before_step(self, player=None, buttons=None) -> None:
+    def before_step(self, player=None, buttons=None, near=None) -> None:
+        """The breeze, grabs and letting go; with ``near(x, y, w, h)`` (the session: within ``VINE_WAKE``
+        px of the view), a vine whose reach (its length around its top) is not near is frozen (the engine's
+        ``rope.frozen``: held where it is, costing nothing) until it is near again."""
         t = (self.world.steps + 1) * self.world.dt
         for i, rope in enumerate(self.ropes):
+            if near is not None:
+                v = rope.data
+                rope.frozen = not rope.holders and not near(v.x - v.length, v.y - v.length, 2.0 * v.length,
+                                                            2.0 * v.length)
+                if rope.frozen:
+                    continue
             if not rope.resting:  # (one lying on the ground is out of the breeze, and may sleep)
                 rope.push(-1, BREEZE * math.sin(2.0 * math.pi * t / GUST + 1.7 * i), 0.0)
         if player is not None and buttons is not None:

@@ -24,6 +24,7 @@ For the game loop (everything in 480x270 canvas pixels)::
     panel.keyboard       # True while visible: the panel takes the arrow keys (play with WASD meanwhile)
 
     panel.levels = [Path("levels/01_first_steps.tmx"), ...]   # the maps the "levels" strip checks
+    panel.playing = Path("levels/04_lifts.tmx")   # the level played: the strip checks it first
     if (where := panel.take_open()) is not None:  # a red level was clicked (or its number key pressed)
         path, route = where                       # open `path` and play `route` (Buttons per step) at once:
         ...                                       # the player then stands where the search got stuck
@@ -39,7 +40,8 @@ strip. Mouse: click a row to select it, click or drag its slider, wheel over a v
 x10), wheel over the names scrolls; the Pause, Save and Reset buttons at the bottom; a level in the strip.
 
 The "levels" strip (bottom, left of the derived values) appears after a change of feel: every level is
-checked for a route to its goal under the new values in a background process (``game/guard/feelguard.py``,
+checked for a route to its goal under the new values in a background process kept alive between changes, the
+level being played first (``game/guard/feelguard.py``,
 the check of ``python -m game check``: its last route and shipped replays first, then the search): green
 finished, red impossible (every reachable state explored), amber unknown (the budget ran out), a pulsing
 blue while checking. A red or amber level, clicked, opens where the search got stuck (the furthest point
@@ -268,6 +270,7 @@ class TuningPanel:
         self._player = None
         self._buttons: dict[str, pygame.Rect] = {}
         self.levels: list[Path] = []  # maps the "levels" strip checks after a change of feel (set by the game)
+        self.playing: Path | None = None  # the level being played (set by the game): checked first
         self._guard: LevelGuard | None = None
         self._open: tuple | None = None  # (path, route) asked for, not yet taken by the game
         self._level_boxes: list[pygame.Rect] = []
@@ -576,6 +579,7 @@ class TuningPanel:
                 if self._guard is not None:
                     self._guard.close()
                 self._guard = LevelGuard(self.levels)
+            self._guard.focus = self.playing
             self._guard.feel_changed(feel)
 
     def _read_file(self) -> FeelConfig | None:

@@ -37,3 +37,17 @@ def test_the_vines_lying_on_the_floors_fall_asleep(folder):
         session.step(Buttons())  # nobody brushing them
     done = work(session)
     assert done["vines asleep"] >= LIMITS.vines // 4, done  # skipped by the step (engine/docs/ropes.md)
+
+
+def test_every_limit_at_once_does_bounded_work_a_step(folder):
+    """The whole map (but the coins: cheap, and slow to load): the turrets that fire are those in view,
+    bullets in flight are bounded by the view (they die on the next turret or wall, or a view's width
+    beyond it), and a vine is at most ``LIMITS.vine_length`` px: 33 joints (docs/reliability.md has the
+    time this costs)."""
+    session = session_on({"turret", "vine", "enemy", "platform"}, folder)
+    assert len(session.level.vines) == LIMITS.vines and len(session.level.enemies) == LIMITS.enemies
+    assert max(len(r.points) for r in session.vines.ropes) == int(LIMITS.vine_length / 8) + 1
+    for _ in range(60):
+        session.step(Buttons(right=True))
+        done = work(session)
+        assert done["turrets awake"] <= 16 and done["bullets"] <= 16 * 10, done

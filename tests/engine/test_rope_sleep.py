@@ -87,10 +87,13 @@ def test_snapshot_and_restore_keep_the_sleep_state():
 
 # -- the nudge's broad phase against testing everything --------------------------------------------------
 
-def _reference_nudge(self, actors, crowds=(), asleep=None):
-    """The plain nudge: every moving actor against every particle (crowds: not in these scenes)."""
+def _reference_nudge(self, actors, crowds=(), asleep=None, frozen=None):
+    """The plain nudge: every moving actor against every particle (crowds: not in these scenes), but the
+    particles of a frozen rope."""
     moving = [a for a in actors if (a.x != a.prev_x or a.y != a.prev_y) and a._hold is None]
     pos, prev, cols, nudging = self._pos, self._prev, self._cols, self._nudging
+    if frozen is not None:
+        nudging = nudging & ~np.repeat(np.array(frozen), cols)
     for a in moving:
         x, y = pos.real, pos.imag
         hit = (x < a.x + a.w) & (x + self._size > a.x) & (y < a.y + a.h) & (y + self._size > a.y) & nudging
@@ -135,6 +138,9 @@ def test_the_nudge_broad_phase_moves_every_particle_as_testing_everything_does(s
             for a in movers:
                 if rng.random() < 0.1:
                     a.vx, a.vy = rng.uniform(-400.0, 400.0), rng.uniform(-300.0, 300.0)
+            if rng.random() < 0.1:  # a rope frozen or let go (a game freezing the ropes far from its view)
+                rope = rng.choice(w.ropes)
+                rope.frozen = not rope.frozen
             w.step()
         runs.append([r.points for r in w.ropes] + [[(a.x, a.y) for a in movers]])
     assert runs[0] == runs[1]
@@ -187,3 +193,32 @@ def test_sliding_particles_move_the_same_all_at_once_as_one_by_one(seed, monkeyp
             w.step(Buttons(right=rng.random() < 0.6, jump=rng.random() < 0.1))
         runs.append([r.points for r in w.ropes] + [[(hero.x, hero.y)]])
     assert runs[0] == runs[1]
+
+
+def test_a_frozen_rope_holds_still_unbrushed_and_moves_again_once_let_go():
+    w = World(TileGrid.from_ascii(MAP))
+    rope = w.add(Rope(100.0, 40.0, RopeConfig(segments=8, segment_length=8.0)))  # hangs free, never sleeps
+    rope.push(-1, 300.0, 0.0)
+    for _ in range(5):
+        w.step()
+    rope.frozen = True
+    before = rope.points
+    walker = w.add(Actor(60.0, 60.0, 10.0, 10.0, gravity=False))  # flies through it
+    walker.vx = 200.0
+    for _ in range(30):
+        rope.push(-1, 500.0, 0.0)  # (dropped: nothing moves it)
+        w.step()
+        assert rope.points == before and rope.frozen
+    assert walker.x > 120.0  # (it went through)
+    with pytest.raises(TypeError, match="True or False"):
+        rope.frozen = 1
+    snap, frozen_hash = w.snapshot(), w.state_hash()
+    rope.frozen = False
+    assert w.state_hash() != frozen_hash  # (in the state hash, and in snapshots)
+    w.restore(snap)
+    assert rope.frozen and w.state_hash() == frozen_hash
+    rope.frozen = False
+    for _ in range(10):
+        w.step()
+    assert rope.points != before  # it hangs back down from where it was held, swinging
+    assert all(abs(v) < 400.0 for i in range(1, 9) for v in rope.velocity(i))

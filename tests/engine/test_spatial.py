@@ -140,12 +140,15 @@ ops = st.lists(st.tuples(st.sampled_from(["insert", "move", "remove", "query"]),
 
 
 @SETTINGS
-@given(cell=st.sampled_from([16.0, 48.0, 64.0, 100.0, 7.5]), program=ops)
-def test_hash_matches_a_brute_force_model(cell, program):
+@given(cell=st.sampled_from([16.0, 48.0, 64.0, 100.0, 7.5]), program=ops, mirror_at=st.integers(0, 70))
+def test_hash_matches_a_brute_force_model(cell, program, mirror_at):
     h = SpatialHash(cell)
     objects = [Box(f"o{i}") for i in range(10)]
+    keep = {id(o) for o in objects[::2]}  # the mirror (made at op ``mirror_at``) lists every other object
     model: dict = {}  # obj -> box, in insertion order
-    for op, i, box in program:
+    for n, (op, i, box) in enumerate(program):
+        if n == mirror_at:
+            h.mirror(lambda o: id(o) in keep)
         obj = objects[i]
         if op == "insert" and obj not in model:
             h.insert(obj, *box)
@@ -165,7 +168,13 @@ def test_hash_matches_a_brute_force_model(cell, program):
                 if x <= qx + qw and qx <= x + w and y <= qy + qh and qy <= y + hh:
                     assert o in got
             assert sorted(set(map(id, h.near(*box)))) == sorted(map(id, want))  # (nothing pending here)
+            if h.mirrored is not None:  # the same answer, less what it does not keep
+                assert h.mirrored.query(*box) == [o for o in got if id(o) in keep]
         assert list(model) == h.objects() and len(h) == len(model)
+        if h.mirrored is not None:
+            assert h.mirrored.objects() == [o for o in model if id(o) in keep]
+            for o in h.mirrored.objects():
+                assert h.mirrored.cells_of(o) == h.cells_of(o)
         for o, b in model.items():
             assert h.cells_of(o) == cell_range(cell, *b)
     for r in h._cells.values():  # every cell list is in insertion order, with no stray entries
@@ -184,6 +193,10 @@ def assert_current(world: World) -> None:
     assert set(map(id, space.objects())) == set(map(id, members))
     for body in members:
         assert space.cells_of(body) == cell_range(space.cell, body.x, body.y, body.w, body.h), body
+    if space.mirrored is not None:  # (many triggers: the actors in a hash of their own too, in order)
+        assert space.mirrored.objects() == [o for o in space.objects() if isinstance(o, Actor)]
+        for body in world.actors:
+            assert space.mirrored.cells_of(body) == space.cells_of(body), body
 
 
 TILE = st.sampled_from("........" + "##" + "=" + "/\\" + "pq")
@@ -206,7 +219,7 @@ def scenes(draw):
         path = Path([(x, y), (x + draw(st.integers(-60, 60)), y + draw(st.integers(-60, 60)))],
                     speed=draw(st.floats(5, 300)))
         world.add(Platform(x, y, 32, 8, path, one_way=draw(st.booleans())))
-    for i in range(draw(st.integers(0, 3))):
+    for i in range(draw(st.sampled_from([0, 1, 2, 3, 30]))):  # (30: more than FEW, the actors' mirror)
         world.add(Trigger(draw(st.integers(0, cols * 16)), draw(st.integers(0, rows * 16)),
                           draw(st.integers(0, 48)), draw(st.integers(0, 48)), name=f"t{i}"))
     return world, draw(st.lists(buttons, min_size=1, max_size=50))

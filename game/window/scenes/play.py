@@ -56,6 +56,8 @@ class PlayScene(Scene):
         super().__init__(app)
         self.info = info
         self.attract = attract
+        if not attract and getattr(app, "tuning", None) is not None:
+            app.tuning.playing = info.path  # the F2 strip checks this level first after a change of feel
         self.replay = replay
         self.replay_i = 0
         self.debug_corner: int | None = None  # where the F3 state panel sits (render.debug.place_box)

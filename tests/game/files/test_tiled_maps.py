@@ -203,6 +203,17 @@ def test_an_infinite_map_is_made_bounded_and_plays_like_the_fixed_one(reference)
     assert [e["type"] for e in got["events"]] == [e["type"] for e in reference["events"]]
 
 
+@pytest.mark.parametrize("size, said", [('tilewidth="0"', "tiles must be square; this map has 0x16 px tiles"),
+                                         ('tilewidth="x"', "tile size is not a whole number")])
+def test_an_infinite_map_with_a_bad_tile_size_is_one_line(tmp_path, load_error, size, said):
+    """Found by tools/fuzz.py (maps, seed 34637): its chunks were laid out by a tile size of 0 ("could not
+    broadcast ... into shape (0,0)": an internal error)."""
+    text = (TILED / "infinite.tmx").read_text().replace('tilewidth="16"', size, 1)
+    (tmp_path / "tiles.tsx").write_text((TILED / "tiles.tsx").read_text())
+    (tmp_path / "bad.tmx").write_text(text)
+    assert said in load_error(tmp_path / "bad.tmx")
+
+
 def test_an_infinite_map_whose_chunks_span_too_much_is_one_line(tmp_path, load_error):
     text = (TILED / "infinite.tmx").read_text().replace('<chunk x="16" y="-16"', '<chunk x="99999" y="-16"', 1)
     (tmp_path / "far.tmx").write_text(text)

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine import FeelConfig
-from game.guard.check import check_level, route_script
+from game.files.catalog import discover
+from game.guard.check import check_level, level_paths, route_script
 
 ROOT = Path(__file__).resolve().parents[3]
 LEVELS = sorted((ROOT / "levels").glob("*.tmx"))
@@ -116,8 +117,8 @@ def test_a_feel_file_is_used_and_named(write_map, tmp_path):
 
 @pytest.mark.parametrize("args, expected", [
     (["check", "nope.tmx"], "nope.tmx: map file not found"),
-    (["check", "README.md"], "README.md: not a Tiled map (.tmx)"),
-    (["check", "docs"], "docs: no .tmx maps in this folder"),
+    (["check", "README.md"], "README.md: not a Tiled map (.tmx/.tmj/.json)"),
+    (["check", "docs"], "docs: no maps (.tmx/.tmj/.json) in this folder"),
     (["check", "levels/01_first_steps.tmx", "--budget", "0"], "argument --budget: must be 1 or more"),
     (["check", "levels/01_first_steps.tmx", "--budget", "soon"], "argument --budget: expected a whole number"),
     (["check", "levels/01_first_steps.tmx", "--time-cap", "0"], "argument --time-cap: must be a positive number"),
@@ -311,3 +312,20 @@ def test_a_route_target_that_is_a_fifo_or_a_symlink_is_refused_in_one_line(write
     line = one_line_error(game("check", level, "--routes", routes))
     assert "is a symbolic link; refusing to write the route through it" in line
     assert other.read_text() == "keep\n" and sorted(p.name for p in routes.iterdir()) == ["easy.txt"]
+
+
+def test_a_folder_is_checked_for_the_maps_the_level_list_shows(write_map, tmp_path):
+    """The same rule as the level list (``catalog.level_files``): .tmx, .tmj and .json maps, not a JSON
+    tileset or template beside them; a file that cannot be read is listed (its error comes when checked)."""
+    folder = write_map("easy.tmx", EASY).parent
+    tiled = ROOT / "tests" / "maps" / "tiled"
+    for name in ("ext_csv.tmj", "tiles.tsj", "test_tiles.png"):
+        (folder / name).write_bytes((tiled / name).read_bytes())
+    (folder / "drawn.JSON").write_bytes((tiled / "emb_zlib.tmj").read_bytes())  # (a map, any letter case)
+    (folder / "tileset.json").write_text('{"type": "tileset", "name": "t"}')
+    (folder / "broken.json").write_text("{not json")
+    (folder / "notes.txt").write_text("not a map")
+    listed = level_paths([str(folder)])
+    assert [p.name for p in listed] == ["broken.json", "drawn.JSON", "easy.tmx", "ext_csv.tmj"]
+    assert set(listed) == {info.path for info in discover(folder)}
+    assert level_paths([str(folder / "ext_csv.tmj")]) == [folder / "ext_csv.tmj"]

@@ -17,7 +17,7 @@ import pytest
 from engine import Buttons, FeelConfig
 from game.files.levelfile import load_level
 from game.guard.check import check_level, curve_line
-from game.guard.difficulty import _shifted, measure
+from game.guard.difficulty import FALL_TOLERANCE, _shifted, curve_falls, level_figure, measure, success
 from game.guard.plot import curve_png
 from game.rules.session import Session
 
@@ -70,9 +70,56 @@ def test_hops_on_flat_ground_do_not_matter_and_the_figure_is_the_documented_sum(
     slow = FeelConfig().with_value("run.max_speed", 110.0)
     p = measure(pit, slow, check_level(pit.path, slow, level=pit).report.route)
     full = 2 * p.shift + 1
-    assert math.isclose(p.figure, sum(math.log2(full / m.window) for m in p.moves if m.window < full))
-    assert p.tight == sum(m.window <= p.tight_steps for m in p.moves if m.window < full)
-    assert (p.shift, p.tight_steps) == (6, 3)  # 0.1 s and 0.05 s at 60 Hz
+    matter = [m for m in p.moves if m.window < full]
+    assert math.isclose(p.timing_bits, sum(math.log2(full / m.window) for m in matter))
+    assert p.tight == sum(m.window <= p.tight_steps for m in matter)
+    assert (p.shift, p.tight_steps, p.sd_steps) == (6, 3, 2.0)  # 0.1 s, 0.05 s and 1/30 s at 60 Hz
+    assert len(p.sections) == 1 and math.isclose(p.sections[0].bits, -sum(math.log2(success(m, 2.0)) for m in matter))
+    assert math.isclose(p.figure, p.sections[0].bits) and math.isclose(p.attempts, 2 ** p.figure)
+
+
+def test_success_is_the_normal_error_landing_in_the_window():
+    from game.guard.difficulty import Move
+
+    one = Move(0, "jump", "press", 0, 0, 0, 0)  # a 1-step window: |error| < 1/2 step
+    assert math.isclose(success(one, 2.0), math.erf(0.25 / math.sqrt(2)), rel_tol=1e-12)
+    wide = Move(0, "jump", "press", 6, 6, 0, 0)
+    assert 0.998 < success(wide, 2.0) < 1.0 and success(Move(0, "jump", "press", 3, 1, 0, 0), 2.0) < success(
+        Move(0, "jump", "press", 3, 3, 0, 0), 2.0)
+    assert level_figure([]) == 0.0 and math.isclose(level_figure([3.0]), 3.0)
+    assert math.isclose(level_figure([3.0, 3.0]), math.log2(15))  # 8 + 8 attempts, one of them shared
+
+
+TWO_PITS = "\n".join([  # two jumps over pits that kill, a checkpoint half way
+    "...................................",
+    "P.................................G",
+    "#####....###############....#######",
+])
+
+
+def test_a_checkpoint_between_two_hard_jumps_splits_them_into_sections_and_eases_the_level(write_map):
+    flag = '<object id="ID" name="half" type="checkpoint" x="256" y="0" width="16" height="32"/>'
+    with_cp = load_level(write_map("cp.tmx", TWO_PITS, platforms=[flag]))
+    without = load_level(write_map("nocp.tmx", TWO_PITS))
+    feel = FeelConfig().with_value("run.max_speed", 90.0)
+    run, jump = Buttons(right=True), Buttons(right=True, jump=True)  # two late jumps: 7-step windows
+    route = (run,) * 57 + (jump,) * 24 + (run,) * 168 + (jump,) * 24 + (run,) * 300
+    a, b = measure(with_cp, feel, route), measure(without, feel, route)
+    assert [m[:5] for m in a.moves] == [m[:5] for m in b.moves]  # the same windows: a flag changes no motion
+    assert len(a.sections) == 2 and len(b.sections) == 1 and all(s.inputs for s in a.sections)
+    assert a.sections[0].start == 0 and a.sections[0].end == a.sections[1].start
+    assert math.isclose(sum(s.bits for s in a.sections), b.sections[0].bits)
+    assert math.isclose(a.figure, math.log2(1 + sum(2 ** s.bits - 1 for s in a.sections)))
+    assert a.figure < b.figure  # a death before the second pit no longer costs the first again
+    assert max(s.bits for s in a.sections) <= a.figure <= max(s.bits for s in a.sections) + 1
+    assert all(s.deadly >= 1 for s in a.sections)  # a jump that fails there falls into the pit
+    assert {m.section for m in a.moves if m.window < 2 * a.shift + 1} == {0, 1}
+
+
+def test_the_curve_falls_named_are_those_beyond_the_tolerance():
+    assert FALL_TOLERANCE == 2.0
+    assert curve_falls([5.0, 3.5, 6.0, 3.9, None, 1.0]) == [(2, pytest.approx(2.1))]  # None: not compared
+    assert curve_falls([1.0, 3.0, 1.0], tolerance=2.0) == []  # exactly the tolerance is allowed
 
 
 def test_a_route_that_does_not_finish_is_refused(write_map):
@@ -108,7 +155,9 @@ def test_the_curve_is_a_valid_png_with_one_colour_per_feel():
 
 def test_the_curve_line_names_its_largest_fall():
     line = curve_line(["levels/01_a.tmx", "levels/02_b.tmx", "levels/03_c.tmx"], [10.0, 6.0, 8.0])
-    assert line == "difficulty curve (bits): 01 10.0, 02 6.0, 03 8.0; largest fall 4.0 bits (40%) from 01 to 02"
+    assert line == ("difficulty curve (bits): 01 10.0, 02 6.0, 03 8.0; largest fall 4.0 bits from 01 to 02; falls of "
+                    "more than 2 bits: 01 to 02 (4.0)")
+    assert curve_line(["01_a.tmx", "02_b.tmx"], [3.0, 1.5]).endswith("from 01 to 02 (within the 2-bit tolerance)")
     assert curve_line(["01_a.tmx", "02_b.tmx"], [1.0, 2.0]).endswith("it never falls")
 
 
@@ -132,23 +181,23 @@ def test_check_difficulty_and_plot_from_the_command_line(write_map, tmp_path):
     assert bad.returncode == 2 and bad.stderr.strip().endswith("give a file name ending in .png")
 
 
-# The shipped campaign under the default feel: each level at least (1 - FALL_TOLERANCE) as hard as the one
-# before. Measuring all nine routes costs ~6 min of CPU, so it runs only with TILEFEEL_SLOW_TESTS=1. Measured
-# on the levels of 2026-12-01 it FALLS (01 31.5, 02 18.5, 03 13.2, 04 15.6, 05 30.8, 06 20.7, 07 8.4, 08 36.6
-# bits): marked xfail until the levels are reworked; strict, so it says when that is done.
-FALL_TOLERANCE = 0.25  # a level may be a quarter easier than the one before it (a breather), not more
+# The shipped campaign under the default feel: no level more than FALL_TOLERANCE (2 bits: a quarter of the
+# expected attempts) easier than the one before. Its routes are the shipped replays (no search), but timing
+# all nine costs ~3 min of CPU (levels 8 and 9 a minute each), so it runs only with TILEFEEL_SLOW_TESTS=1.
+# Measured on the levels of 2026-12-02 (docs/feel.md has the table; level 4 re-laid out): 01 13.8, 02 5.5, 03 3.6,
+# 04 5.5, 05 5.1, 06 5.1, 07 3.5, 08 6.9, 09 7.6 bits: it falls 8.3 bits from level 1 (the tutorial's third stretch, tiles
+# 152-199, needs two 1-step inputs) to level 2; the other falls are within the tolerance (02 to 03 by 1.9,
+# 06 to 07 by 1.6). Strict: it says when the levels are reworked.
 LEVELS = sorted((ROOT / "levels").glob("*.tmx"))
 
 
-@pytest.mark.skipif(not os.environ.get("TILEFEEL_SLOW_TESTS"), reason="~6 min of CPU: set TILEFEEL_SLOW_TESTS=1")
-@pytest.mark.xfail(strict=True, reason="the shipped curve falls (levels 2, 3, 6, 7): reported to the lead")
+@pytest.mark.skipif(not os.environ.get("TILEFEEL_SLOW_TESTS"), reason="~3 min of CPU: set TILEFEEL_SLOW_TESTS=1")
+@pytest.mark.xfail(strict=True, reason="the shipped curve falls 8.3 bits from level 01 (13.8) to 02 (5.5): reported")
 def test_the_shipped_campaign_never_gets_much_easier_from_one_level_to_the_next():
-    from game.guard.check import known_routes
+    from game.files.inputscript import read_script
 
     figures = []
     for path in LEVELS:
-        check = check_level(path, FeelConfig(), known=known_routes(path), difficulty=True)
-        assert check.report.finished, path.name
-        figures.append(check.difficulty.figure)
-    for i in range(len(figures) - 1):
-        assert figures[i + 1] >= (1 - FALL_TOLERANCE) * figures[i], curve_line(LEVELS, figures)
+        route = read_script(path.parent / "replays" / f"{path.stem}.txt").steps
+        figures.append(measure(load_level(path, goal=True), FeelConfig(), route).figure)
+    assert curve_falls(figures) == [], curve_line(LEVELS, figures)

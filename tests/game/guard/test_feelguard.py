@@ -48,20 +48,96 @@ def test_levels_are_checked_in_the_background_after_a_change_of_feel(write_map, 
 
 def test_a_newer_change_cancels_the_check_under_way(write_map):
     step = write_map("step.tmx", STEP)
-    guard = LevelGuard([step])
+    guard = LevelGuard([step], persistent=False)  # the throw-away process: terminated by the next change
     t0 = time.monotonic()
     guard.feel_changed(FeelConfig().with_value("jump.height", 24.0), now=t0)
-    guard.poll(now=t0 + DEBOUNCE)  # started
+    guard.poll(now=t0 + guard.debounce)  # started
     first = guard._proc
-    guard.feel_changed(FeelConfig(), now=t0 + DEBOUNCE)
+    guard.feel_changed(FeelConfig(), now=t0 + guard.debounce)
     assert guard._proc is None and guard.results[0].state == "checking"
-    guard.poll(now=t0 + 2 * DEBOUNCE)
+    guard.poll(now=t0 + 2 * guard.debounce)
     wait_for(guard)
     finished = guard.results[0]  # the default jump climbs it; the cancelled check's answer never shows
     assert finished.state == "finished" and "finished, route" in finished.detail
     first.join(timeout=5)
     assert not first.is_alive()
     guard.close()
+
+
+def test_the_kept_alive_process_checks_each_new_feel_drops_the_one_replaced_and_rereads_a_changed_map(write_map):
+    import os
+
+    path = write_map("step.tmx", STEP)
+    guard = LevelGuard([path], budget=300, difficulty=False)  # a small budget: no long search to exhaust
+    t0 = time.monotonic()
+    guard.feel_changed(FeelConfig().with_value("jump.height", 24.0), now=t0)  # cannot climb the 2 tiles
+    guard.poll(now=t0 + DEBOUNCE)  # started
+    worker = guard._proc
+    guard.feel_changed(FeelConfig().with_value("jump.height", 40.0), now=t0 + DEBOUNCE)  # replaced at once
+    assert guard._proc is worker and guard.results[0].state == "checking"
+    guard.poll(now=t0 + 2 * DEBOUNCE)
+    wait_for(guard)
+    assert guard.results[0].state == "finished"  # 40 px climbs it; the dropped check's answer never shows
+    write_map("step.tmx", "\n".join(["#######", "#...G.#", "#..####", "#..####", "#P.####", "#######"]))  # 3 tiles
+    os.utime(path, ns=(time.time_ns() + 10**9,) * 2)  # a different mtime even on a coarse clock
+    guard.feel_changed(FeelConfig().with_value("jump.height", 41.0), now=t0 + 3 * DEBOUNCE)
+    guard.poll(now=t0 + 4 * DEBOUNCE)
+    wait_for(guard)
+    assert guard.results[0].stuck and "budget of 300" in guard.results[0].detail  # the map was read again
+    assert guard._proc is worker and worker.is_alive() and guard.started == 1  # one process for all three
+    guard.close()
+    assert not worker.is_alive()
+
+
+def test_a_dead_worker_is_reported_and_the_next_change_starts_another(write_map):
+    guard = LevelGuard([write_map("step.tmx", STEP)], budget=300, difficulty=False)
+    guard.feel_changed(FeelConfig(), now=0.0)
+    guard.poll(now=DEBOUNCE)
+    wait_for(guard)
+    guard._proc.kill()
+    guard._proc.join(timeout=5)
+    guard.feel_changed(FeelConfig().with_value("fall.max_speed", 400.0), now=10.0)
+    guard.poll(now=10.0 + DEBOUNCE)
+    wait_for(guard)
+    assert guard.results[0].state == "finished" and guard.started == 2
+    guard.close()
+
+
+def test_the_checks_go_in_the_order_asked_and_a_stop_sends_nothing_more(write_map):
+    from game.guard.feelguard import DONE, check_all
+    from game.guard.route import Cancelled
+
+    class Out(list):
+        put = list.append
+
+    paths = [str(write_map(f"step{i}.tmx", STEP)) for i in range(3)]
+    out, known = Out(), {}
+    check_all(7, FeelConfig(), paths, None, out, known, difficulty=False, order=[2, 0, 1])
+    assert [(g, i) for g, i, _r in out] == [(7, 2), (7, 0), (7, 1), (7, DONE)]
+    assert set(known) == set(paths)  # each route that finished, for the next feel
+    out, calls = Out(), []
+
+    def stop():  # the answer is no longer wanted once the first level is in
+        calls.append(1)
+        return len(out) >= 1
+
+    try:
+        check_all(8, FeelConfig(), paths, None, out, {}, difficulty=False, stop=stop)
+    except Cancelled:
+        pass
+    else:
+        raise AssertionError("a stop() that says so raises Cancelled")
+    assert [i for _g, i, _r in out] == [0] and calls
+
+
+def test_a_search_asked_to_stop_raises_cancelled_and_gives_no_verdict(write_map):
+    import pytest
+
+    from game.guard.route import Cancelled, find_routes
+
+    level = load_level(write_map("step.tmx", STEP))
+    with pytest.raises(Cancelled):
+        find_routes(level, FeelConfig().with_value("jump.height", 24.0), stop=lambda: True)
 
 
 def test_the_same_feel_again_is_not_checked_again(write_map):
@@ -117,3 +193,13 @@ def test_the_route_of_the_last_feel_is_replayed_first_and_a_budget_spent_is_unkn
     wait_for(tiny)
     assert tiny.results[0].state == "unknown" and "budget of 3 states" in tiny.results[0].detail
     tiny.close()
+
+
+def test_the_level_in_focus_is_checked_first_and_the_others_in_order(tmp_path):
+    paths = [tmp_path / f"{n}.tmx" for n in "abc"]
+    guard = LevelGuard(paths)
+    assert guard._order() == [0, 1, 2]
+    guard.focus = paths[2]
+    assert guard._order() == [2, 0, 1]
+    guard.focus = tmp_path / "elsewhere.tmx"  # a level not in the strip (a map opened by path): no change
+    assert guard._order() == [0, 1, 2]

@@ -159,3 +159,28 @@ def test_a_search_that_explores_everything_in_vain_is_repeated_with_a_finer_key(
     level = load_level(write_map("wall.tmx", text))
     report = find_routes(level, FeelConfig(), seconds=None, max_states=20000, coins=False)
     assert not report.finished and report.exhausted and report.grain == 4.0
+
+
+def test_a_failed_replay_seeds_from_the_last_place_it_stood_after_its_checkpoint(write_map):
+    """The seed's snapshot is taken again from the checkpoint's (one snapshot per checkpoint, not per step):
+    it must be the state a fresh session reaches after the seed's steps."""
+    from engine import Buttons
+    from game.guard.route import replay_route
+
+    flag = '<object id="ID" name="half" type="checkpoint" x="64" y="0" width="16" height="32"/>'
+    level = load_level(write_map("cp_pit.tmx", "\n".join([
+        "..................",
+        "P................G",
+        "##########....####",  # walks past the flag, stands a while, then walks into the pit
+    ]), platforms=[flag]))
+    route = (Buttons(right=True),) * 60 + (Buttons(),) * 30 + (Buttons(right=True),) * 200
+    rep = replay_route(level, FeelConfig(), route)
+    assert not rep.completed and rep.deaths == 1 and rep.seed is not None
+    n = rep.seed.steps
+    fresh = Session(level, FeelConfig())
+    for b in route[:n]:
+        fresh.step(b)
+    assert fresh.player.on_ground and fresh.checkpoint is not None and n > 90  # the last step it stood
+    probe = rep.seed.snap.session
+    probe.restore(rep.seed.snap)
+    assert probe.state_hash() == fresh.state_hash() and rep.seed.prefix == route[:n]

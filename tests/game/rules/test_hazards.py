@@ -160,3 +160,27 @@ def test_a_bullet_that_leaves_the_map_is_gone(write_map):
             first = s.hazards.bullets[0]
     assert first is not None and first not in s.hazards.bullets and first not in s.world.actors
     assert first.y < -40  # it flew off the top, nothing stopped it
+
+
+def test_a_bullet_beyond_the_views_reach_is_gone_quietly_so_bullets_in_flight_stay_bounded(write_map, monkeypatch):
+    from game.rules import session
+
+    hall = "\n".join(["#" + "." * 198 + "#"] * 3 + ["#P" + "." * 197 + "#", "#" * 200])  # 3,200 px long
+    gun = obj("turret", "gun", 24, 24, direction="right", period=0.1, speed=600)
+
+    def fly(steps: int):
+        s = Session(load_level(write_map("hall.tmx", hall, [gun])))
+        most = 0
+        for _ in range(steps):
+            s.step(NONE)
+            most = max(most, len(s.hazards.bullets))
+            cam = s.camera
+            assert all(b.x < cam.x + cam.view_w + session.BULLET_REACH + 600 / 60 for b in s.hazards.bullets)
+        return s, most
+
+    s, most = fly(240)
+    assert s.camera.x + s.camera.view_w + session.BULLET_REACH < 3000  # (the far wall is out of reach)
+    assert most <= (s.camera.view_w + session.BULLET_REACH) / 600 * 10 + 2  # a view and its reach of them
+    assert not s.hazards.bursts  # gone quietly: no bullet reached the far wall, none made a puff
+    monkeypatch.setattr(session, "BULLET_REACH", float("inf"))
+    assert fly(240)[1] > most  # (without the rule they fly on to the far wall)

@@ -82,3 +82,28 @@ def test_replays_without_up_never_grab_a_vine(write_map):
     for k in range(300):
         s.step(Buttons(right=k % 90 < 60, left=k % 90 >= 60, jump=k % 30 == 0))
         assert s.player.holding is None
+
+
+def test_a_vine_far_from_the_view_is_frozen_until_the_view_comes_near(write_map):
+    """The session freezes a vine whose reach lies more than VINE_WAKE px outside the view: no breeze, no
+    work; running toward it, it moves again (at rest, from where it was held) before it is on screen."""
+    from game.rules.session import VINE_WAKE
+
+    hall = "\n".join(["." * 100] * 6 + [".P" + "." * 98, "#" * 100])  # 1,600 px long
+    s = Session(load_level(write_map("far.tmx", hall, [vine(1400, 8, 48), vine(60, 8, 48)])))
+    far, near = s.vines.ropes
+    s.step(Buttons())
+    assert far.frozen and not near.frozen
+    held = far.points
+    for _ in range(120):
+        s.step(Buttons())
+    assert far.points == held and not near.frozen
+    cam = s.camera
+    while far.frozen:
+        s.step(Buttons(right=True))
+        assert s.steps < 1200
+    assert cam.x + cam.view_w + VINE_WAKE >= 1400 - 48  # woken as its reach came within VINE_WAKE of the view
+    assert cam.x + cam.view_w < 1400 - 48  # (not yet on screen)
+    for _ in range(60):
+        s.step(Buttons())
+    assert far.points != held  # swaying in the breeze again

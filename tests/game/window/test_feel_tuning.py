@@ -653,3 +653,9 @@ def test_the_footer_name_and_its_limits_never_overlap(panel):
         assert tuning.FONT.size(name)[0] + 8 + tuning.FONT.size(info)[0] <= PANEL.w - 10, ident
         assert ("switch" if panel.types[ident] == "bool" else "limits") in info  # (an on/off knob has no limits)
         assert name.rstrip(".") and ident.startswith(name.rstrip("."))
+
+
+def test_the_strip_checks_the_level_being_played_first(strip_panel):
+    strip_panel.playing = strip_panel.levels[1]  # set by the play scene
+    strip_panel.nudge("jump.height", -10)
+    assert strip_panel._guard.focus == strip_panel.levels[1]
