@@ -28,6 +28,7 @@ Legend (one character per 16 px tile)::
     e  walker    h  hopper    y  flyer (enemies: feet on the tile's bottom; a flyer centred in the tile)
     }  {  A  V  turret firing right, left, up, down (centred in the tile)
     s  spring (standing on the tile's bottom)
+    *  dash refill crystal (centred in the tile; ``Level.refills``: its respawn delay, s, in meeting order)
     c  crumbling block (tile)      _  crumbling plank (one-way tile); side by side they fall together
     b  breakable block (tile)      $  breakable block with a coin inside
     j  vine (a swaying rope object): a column of j is one vine hanging from the top of the first
@@ -106,7 +107,7 @@ BG_CHARS = {":", "%"}
 ENEMIES = {"e": "walker", "h": "hopper", "y": "flyer"}
 TURRETS = {"}": "right", "{": "left", "A": "up", "V": "down"}
 # characters that stand in front of whatever background their row has around them
-OVERLAY = set("PGKo!^v()f|T><~w=sj") | SLOPES | BLOCKS | set(KIND_TILES) | set(ENEMIES) | set(TURRETS)
+OVERLAY = set("PGKo!^v()f|T><~w=sj*") | SLOPES | BLOCKS | set(KIND_TILES) | set(ENEMIES) | set(TURRETS)
 
 
 @dataclass
@@ -168,6 +169,8 @@ class Level:
     music: str | None = None  # the map's `music` property (None: the game's default for its place)
     fall_limit: float | None = None  # px, the map's `fall_limit` property (a tall level's kill pit)
     world: str | None = None  # the map's `world` property (None: level_maps.WORLDS, else dusk)
+    refills: list[float] = field(default_factory=list)  # respawn delay in s, one per *, or none: 2.5 s
+    moves: str = ""  # the map's `moves` property: the moves the level grants ("wall_slide,wall_jump")
     seed: int = 1
     decor: float = 0.35  # share of free grass tops that get a plant/rock
     route: list[tuple[float, float]] = field(default_factory=list)  # tools/find_replay.py waypoints (tiles)
@@ -503,7 +506,7 @@ def build_objects(level: Level, grid: Grid):
                 objs.append(dict(name="goal", type="goal", x=x - 4, y=y - 16, w=24, h=32))
             elif ch in "oO":
                 objs.append(dict(name="" if ch == "o" else "hidden", type="coin", x=x + 2, y=y + 2, w=12, h=12))
-            elif ch in "K!sj" or ch in ENEMIES or ch in TURRETS:
+            elif ch in "K!sj*" or ch in ENEMIES or ch in TURRETS:
                 found.setdefault("e" if ch in ENEMIES else "t" if ch in TURRETS else ch, []).append((c, r))
     for i, (c, r) in enumerate(meeting_order(grid, found.get("K", []))):
         top = _passage_top(grid, c, r)  # the flag's box covers the passage above it: jumping over still takes it
@@ -550,6 +553,11 @@ def build_objects(level: Level, grid: Grid):
                                                                   lambda: 4.0), strict=True)):
         objs.append(dict(name=f"spring {i + 1}", type="spring", x=c * TS + 8, y=r * TS + 16, point=True,
                          props=[("height", "float", height * TS)] if height * TS != 64 else []))
+    crystals = meeting_order(grid, found.get("*", []))
+    for i, ((c, r), respawn) in enumerate(zip(crystals, _settings(level, "refills", crystals, level.refills,
+                                                                  lambda: 2.5), strict=True)):
+        objs.append(dict(name=f"crystal {i + 1}", type="refill", x=c * TS + 8, y=r * TS + 8, point=True,
+                         props=[("respawn", "float", respawn)] if respawn != 2.5 else []))
     for i, (c, r, n) in enumerate(meeting_order_runs(grid, _runs(grid, "j", True))):
         objs.append(dict(name=f"vine {i + 1}", type="vine", x=c * TS + 8, y=r * TS, point=True,
                          props=[("length", "float", n * TS)] if n * TS != 48 else []))
@@ -672,6 +680,8 @@ def write_tmx(level: Level) -> str:
         props.append(("fall_limit", "float", level.fall_limit))
     world = level.world or "dusk"
     props.append(("world", "string", world))
+    if level.moves:
+        props.append(("moves", "string", level.moves))
     out.append(prop_xml(props, " "))
     out.append(' <tileset firstgid="1" source="tileset.tsx"/>\n')
     if any(t >= COVER for row in fg for t in row):

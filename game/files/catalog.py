@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .levelfile import LIMITS
+from .levelkinds import MOVES
 from .tiledjson import JsonProblem, map_tree, parse_json
 from .userfiles import FileProblem, read_bytes, shown
 
@@ -46,6 +47,7 @@ class LevelInfo:
     music: str | None = None  # the map's music property, or the loop discover() picked for it
     problem: str | None = None  # one line about a bad music property (the default plays instead)
     extra: bool = False  # not in the campaign's chain (01_*, then each ``next``): unlocked, listed apart
+    moves: tuple[str, ...] = ()  # the moves its ``moves`` property grants (the known names; the load checks)
 
     @property
     def replay(self) -> Path | None:
@@ -77,6 +79,7 @@ def _read_tileset(path: Path) -> dict:
 def _look(path: Path) -> LevelInfo | None:
     title, nxt, coins = path.stem.replace("_", " ").lstrip("0123456789 ").title() or path.stem, None, 0
     music = problem = None
+    moves: tuple[str, ...] = ()
     try:  # a FIFO or a huge file among the levels is refused here at once, reported when played
         data = read_bytes(path, "map file", LIMITS.map_bytes)
         if path.suffix.lower() in (".tmj", ".json"):  # a JSON map: read into the same tree the loader makes
@@ -95,6 +98,8 @@ def _look(path: Path) -> LevelInfo | None:
             title = value if len(value) <= MAX_TITLE else value[:MAX_TITLE - 3] + "..."
         elif name == "next" and value:
             nxt = Path(value).name
+        elif name == "moves" and value:
+            moves = tuple(m for m in MOVES if m in {w.strip() for w in value.split(",")})
         elif name == "music" and value:
             if value in MUSIC_LOOPS:
                 music = value
@@ -106,7 +111,7 @@ def _look(path: Path) -> LevelInfo | None:
         if kind == "coin" or kind == "breakable" and _has_coin(obj):
             coins += 1
     coins += _coin_tiles(root, path)
-    return LevelInfo(path, path.name, title, nxt, coins, music, problem)
+    return LevelInfo(path, path.name, title, nxt, coins, music, problem, moves=moves)
 
 
 def _has_coin(element) -> bool:

@@ -33,6 +33,7 @@ from .levelkinds import (
     KIND_BY_NAME,
     KINDS,
     LIMITS,
+    MOVES,
     WORLDS,
     Area,
     BreakableSpec,
@@ -995,6 +996,19 @@ class _Loader:
                              cells=cells, collision=collision)
                 getattr(level, kind.field).append(kind.read(view))
 
+    def read_moves(self, text: str) -> tuple[str, ...]:
+        """The ``moves`` map property: move names joined by commas (spaces allowed), each once; in MOVES order."""
+        names = [w.strip() for w in str(text or "").split(",")]
+        if names == [""]:
+            return ()
+        for name in names:
+            if name not in MOVES:
+                what = "an empty name (two commas?)" if not name else f"{shown(name)} is not a move"
+                self.problem("map property", f"moves: {what}{_suggest(name, MOVES)}")
+            elif names.count(name) > 1:
+                self.problem("map property", f"moves: {shown(name)} is listed twice")
+        return tuple(m for m in MOVES if m in names)
+
     def make_grid(self, kinds, left, right, tile_size: int):
         from engine import GridError, TileGrid
 
@@ -1040,10 +1054,11 @@ class _Loader:
         if world not in WORLDS:
             self.problem("map property", f"world {shown(world)} is not a world{_suggest(world, WORLDS)}")
             world = "dusk"
+        moves = self.read_moves(self.get(map_props, "moves", ("string",), "map property", default=""))
         level = LevelData(
             path=self.path, name=self.path.name, title=title, next=nxt, tile_size=tile_size,
             cols=cols, rows=rows, width=width, height=height, grid=None, spawn=(0.0, 0.0),
-            layer_order=layer_order, fall_limit=fall, world=world,
+            layer_order=layer_order, fall_limit=fall, world=world, moves=moves,
         )
         for kind in KINDS:
             for obj in buckets[kind.name]:

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, Protocol
 __all__ = ["CameraZone", "PLAYER_BOX",
     "Limits", "LIMITS", "Area", "PlatformSpec", "EnemySpec", "TurretSpec", "SpringSpec", "CrumbleSpec",
     "BreakableSpec", "VineSpec", "RefillSpec", "LevelData", "Prop", "Kind", "KINDS", "KIND_BY_NAME", "ENEMY_SIZE",
-    "DIRECTIONS", "REFILL_SIZE", "refill_box", "docs_section", "tiled_property_types",
+    "DIRECTIONS", "REFILL_SIZE", "refill_box", "docs_section", "tiled_property_types", "MOVES",
 ]
 
 
@@ -278,6 +278,22 @@ class LevelData:
     fall_limit: float | None = None  # px: falling this far below the respawn point kills (map property)
     world: str = "dusk"  # the map's ``world`` property: which of WORLDS it is drawn as
     cameras: list[CameraZone] = field(default_factory=list)  # camera zones, in the map's order
+    moves: tuple[str, ...] = ()  # the map's ``moves`` property: the moves of MOVES it switches on, in MOVES order
+
+
+# The moves a level grants the player (its ``moves`` map property, names joined by commas): name -> (the
+# feel's switch it turns on, what it does, the window's line the first time the campaign grants it: its
+# {action} prompts name the key or pad button in use). The values (speeds, times) stay the feel file's
+# [wall] / [dash] tables; a level only switches them on, under any feel (game/rules/moves.py). The campaign
+# grants them in order and never takes one back: each level lists every move the ones before it gave.
+MOVES: dict[str, tuple[str, str, str]] = {
+    "wall_slide": ("wall.slide", "wall slide: hold toward a wall while falling to slide down it slowly",
+                   "hold toward a wall as you fall to slide"),
+    "wall_jump": ("wall.jump", "wall jump: press Jump in the air beside a wall to kick off it",
+                  "{jump} in the air beside a wall: wall jump"),
+    "dash": ("dash.enabled", "dash: press Dash to burst the way you hold; landing or a crystal gives it back",
+             "{dash} + a direction: dash (landing or a crystal gives it back)"),
+}
 
 
 # The visual worlds a map may choose with its ``world`` property (game/window/render/worlds.py draws them;
@@ -637,6 +653,9 @@ def _enum_name(kind: Kind, p: Prop) -> str:
     return kind.name.title() + "".join(w.title() for w in p.name.split("_"))
 
 
+MAP_CLASS, MOVES_ENUM = "level", "LevelMoves"  # the Tiled project's class for a map, and its moves' flags
+
+
 def tiled_property_types() -> list[dict]:
     """The Tiled project's ``propertyTypes``: a class per kind (its members are the properties with their
     defaults) and an enum per property with choices (a drop-down list in Tiled)."""
@@ -653,4 +672,9 @@ def tiled_property_types() -> list[dict]:
             members.append(member)
         classes.append({"name": k.name, "type": "class", "color": k.colour, "drawFill": True,
                         "members": members, "useAs": ["object", "tile"] if k.tiles else ["object"]})
+    # the map's own class: its `moves` as a set of flags (Tiled stores the ones ticked joined by commas)
+    classes.append({"name": MAP_CLASS, "type": "class", "color": "#ffa0a0a4", "drawFill": True, "useAs": ["map"],
+                    "members": [{"name": "moves", "type": "string", "value": "", "propertyType": MOVES_ENUM}]})
+    enums.append({"name": MOVES_ENUM, "type": "enum", "storageType": "string", "values": list(MOVES),
+                  "valuesAsFlags": True})
     return [{"id": i, **t} for i, t in enumerate(classes + enums, start=1)]

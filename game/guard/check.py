@@ -46,6 +46,7 @@ from game.files.levelfile import LevelData, load_level
 from .difficulty import FALL_TOLERANCE, Difficulty, curve_falls, measure
 from .route import DEFAULT_STATES, SAFETY_SECONDS, RouteReport, find_routes
 from .why import Why, explain
+from game.rules.moves import level_feel
 from game.rules.session import Session
 
 __all__ = ["DEFAULT_BUDGET", "LevelCheck", "FeelRun", "check_level", "level_paths", "route_script", "run_check",
@@ -168,6 +169,7 @@ def check_level(path: Path, feel: FeelConfig, budget: int | None = DEFAULT_BUDGE
     why (``why``); finished and ``difficulty``: time every input of the route (``difficulty``). ``stop``: see
     :func:`~game.guard.route.find_routes` (raises ``Cancelled``)."""
     level = level or load_level(path, goal=True)
+    feel = level_feel(level, feel)  # the level's moves on: the search, the replay, why and the timing see them
     report = find_routes(level, feel, max_states=budget, seconds=seconds, coins=coins, known=known, stop=stop)
     route_coins = 0
     if report.finished and report.source.startswith("known "):

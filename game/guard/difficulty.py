@@ -46,6 +46,7 @@ from typing import NamedTuple
 from engine import Buttons, FeelConfig
 
 from game.files.levelfile import LevelData
+from game.rules.moves import level_feel
 from game.rules.session import Session
 from .route import Cancelled, distance_field, support_map
 
@@ -180,6 +181,7 @@ def measure(level: LevelData, feel: FeelConfig, route: tuple, *, shift_seconds: 
             tight_seconds: float = TIGHT_SECONDS, stop=None) -> Difficulty:
     """Time every input of ``route`` (Buttons per step that completes ``level`` under ``feel``). ``stop``: a
     callable polled once per input; true raises ``Cancelled`` (game/guard/route.py)."""
+    feel = level_feel(level, feel)
     hz = feel.physics.hz
     shift = max(1, round(shift_seconds * hz))
     tight_steps = max(1, round(tight_seconds * hz))

@@ -13,7 +13,8 @@ and every later rule count), jumping between branches with ``Session.snapshot`` 
   full hold or the full rise; or drop through a one-way platform (down+jump). Durations follow the
   feel (seconds, and the full hold is ``jump.time_to_apex``). A macro also ends when the player lands or
   leaves the ground, so the next decision comes exactly there (a jump on landing, a coyote jump).
-- **The moves**, when the feel turns them on (all off: the macros and the key above, nothing more):
+- **The moves**, when the feel turns them on or the level grants them (its ``moves`` property: the search
+  runs under ``level_feel``, game/rules/moves.py; all off: the macros and the key above, nothing more):
   with ``wall.jump``, in the air beside a wall (a solid or slope tile, the map's side or a solid platform
   within ``wall.jump_reach``, or still in the wall's coyote window), a wall jump holding no direction,
   away or toward, for a tap, a third or all of the wall jump's rise; and coming within reach of a wall
@@ -64,6 +65,7 @@ from engine import Buttons, FeelConfig, TileKind
 
 from game.files.inputscript import parse_script
 from game.files.levelfile import COIN_POINT_SIZE, LevelData
+from game.rules.moves import level_feel
 from game.rules.session import Session
 
 __all__ = ["Stuck", "RouteReport", "Cancelled", "find_routes", "find_tour", "replay_route", "distance_field",
@@ -258,7 +260,7 @@ class Search:
         with its snapshot: the routes found then continue that node's route)."""
         self.level = level
         self.cell = cell
-        self.feel = feel = feel or FeelConfig()
+        self.feel = feel = level_feel(level, feel)  # with the level's moves: they are in the move set
         self.session = session or Session(level, feel)
         hz = feel.physics.hz
         full = max(1, round(feel.jump.time_to_apex * hz))
@@ -742,7 +744,7 @@ def find_routes(level: LevelData, feel: FeelConfig | None = None, *, max_states:
     and steps; when it returns true the search raises :class:`Cancelled` (no verdict: the F2 strip's check of
     a feel already replaced).
     """
-    feel = feel or FeelConfig()
+    feel = level_feel(level, feel)  # the moves the level grants are in the move set (and the verdict)
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
     session = None
@@ -874,7 +876,8 @@ def find_tour(level: LevelData, feel: FeelConfig | None = None,
     or None. Each leg searches from a state that touched the last waypoint; when a leg finds nothing (a
     waypoint touched in mid-air can be a trap), up to ``tries`` other states that touched it are tried."""
     deadline = None if seconds is None else time.perf_counter() + seconds
-    session = Session(level, feel or FeelConfig())
+    feel = level_feel(level, feel)
+    session = Session(level, feel)
 
     def leg(start: _Node | None, i: int) -> _Node | None:
         search = Search(level, feel, start=start, session=session)

@@ -32,6 +32,7 @@ import numpy as np
 from engine import FeelConfig, TileKind
 
 from game.files.levelfile import LevelData
+from game.rules.moves import level_feel
 from .route import distance_field, support_map
 
 __all__ = ["Why", "Surface", "explain", "surfaces", "flight_time"]
@@ -98,6 +99,7 @@ def flight_time(feel: FeelConfig, rise: float) -> float | None:
 def explain(level: LevelData, feel: FeelConfig, report) -> Why | None:
     """The obstacle between where the search stood and the goal (None: no surface nearer the goal is
     unreached, e.g. the goal itself floats in the air)."""
+    feel = level_feel(level, feel)  # what the feel lacks is judged with the level's moves on
     if not level.goals:
         return None
     ts = level.tile_size

@@ -32,6 +32,8 @@ Rules (one fixed step each call):
   sees. A turret fires only while its box is on screen or within ``TURRET_WAKE`` px of it: every bullet
   comes from a gun the player could see; a bullet more than ``BULLET_REACH`` px beyond the view is gone.
 - Entering the goal completes the level on that step; later ``step`` calls do nothing.
+- The feel in force is the one given with the moves the level grants switched on (its ``moves`` map
+  property; ``moves.py``): ``feel`` is that one, ``given_feel`` the one given (the feel file's).
 - The moves (when the feel turns them on) return extra events for sound and particles: ``wall_jump``
   (a wall or climb jump; then no ``jump``), ``dash`` (a dash starts) and ``wall_slide`` (every step the
   player slides down a wall: the window paces its scrape).
@@ -56,6 +58,7 @@ from .blocks import Blocks
 from .camera import VIEW_H, VIEW_W, Camera
 from .enemies import ENEMY, HERO, SHOT, Enemies
 from .hazards import Hazards
+from .moves import level_feel
 from .refills import Refills
 from .vines import Vines
 from game.files.levelfile import COIN_POINT_SIZE, Area, LevelData
@@ -110,7 +113,8 @@ class Session:
 
     def __init__(self, level: LevelData, feel: FeelConfig | None = None):
         self.level = level
-        self.feel = feel or FeelConfig()
+        self.given_feel = feel or FeelConfig()  # the feel file's (the F2 panel edits and saves this one)
+        self.feel = level_feel(level, self.given_feel)  # in force: with the moves the level grants on
         # crumbling and breaking blocks edit the tiles: each session edits its own copy of the level's grid
         grid = level.grid.copy() if level.crumbles or level.breakables else level.grid
         self.world = World(grid, feel=self.feel)
@@ -320,7 +324,7 @@ class Session:
     STATE_COPIED = ("steps", "deaths", "coins", "completed", "dead", "respawn", "checkpoint", "message",
                     "_dead_left", "_clock", "invincible")
     STATE_CONTAINERS = ("collected", "events", "_inside", "_taken")
-    STATE_KEPT = ("level", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
+    STATE_KEPT = ("level", "given_feel", "feel", "world", "platforms", "player", "parts", "enemies", "hazards",
                   "blocks", "vines", "refills", "camera", "_moves")  # (snapshotted apart)
     _get_state = attrgetter(*STATE_COPIED)
 
@@ -361,7 +365,8 @@ class Session:
     def set_feel(self, feel: FeelConfig) -> None:
         """Hot reload: keep positions, velocities, timers and the level time."""
         self._clock = (self.time, 0)
-        self.feel = feel
+        self.given_feel = feel
+        self.feel = feel = level_feel(self.level, feel)  # the level's moves stay on
         self._moves = feel.derived.moves
         self.world.set_feel(feel)
 

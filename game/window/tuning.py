@@ -72,6 +72,7 @@ from engine import Buttons, ConfigError, FeelConfig, knobs
 from game.files.feelfile import (SECTION_TITLES, FeelFileError, format_value, guide, load_feel,
                        round_to_step, save_feel, wall_jump_arc)
 from game.guard.feelguard import LevelGuard
+from game.rules.moves import level_feel
 
 __all__ = ["TuningPanel", "dash_buttons", "predict_arcs", "predict_dash"]
 
@@ -299,8 +300,10 @@ class TuningPanel:
         self._drag = None
         self._arc_key = None
 
-    def update(self, feel: FeelConfig, world=None, player=None) -> None:
-        """Sync with the game's current values (e.g. after a hot reload) and refresh the jump preview."""
+    def update(self, feel: FeelConfig, world=None, player=None, level=None) -> None:
+        """Sync with the game's current values (e.g. after a hot reload) and refresh the jump preview.
+        ``feel`` is the feel file's (what the panel edits and saves); the preview plays it with the moves
+        ``level`` grants switched on, as the level does."""
         if feel != self.feel and self._pending is None:
             self.feel = feel  # changed outside the panel (hot reload, preset): adopt it
             self.file_feel = self._read_file() or self.file_feel
@@ -320,8 +323,9 @@ class TuningPanel:
         self._arc_key = key
         t0 = time.perf_counter()
         try:
-            arcs = predict_arcs(world, player, self.feel)
-            dash_arc = predict_dash(world, player, self.feel)
+            preview = level_feel(level, self.feel) if level is not None else self.feel
+            arcs = predict_arcs(world, player, preview)
+            dash_arc = predict_dash(world, player, preview)
         except PreviewUnavailable:  # dying or respawning: nothing to preview until the player is back
             self.arcs, self.dash_arc = ([], []), []
             self._arc_cost = time.perf_counter() - t0

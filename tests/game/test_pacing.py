@@ -67,15 +67,15 @@ class Stretch(NamedTuple):
 
 def idle_stretches(level, steps: list[Buttons], feel=None, watch=None) -> list[Stretch]:
     """Play ``steps`` from the level's start (to the goal at most); its idle stretches (see the module's
-    docstring), longest first. ``watch(session)`` is called after every step."""
+    docstring), longest first. ``watch(session, events)`` is called after every step with its events."""
     s = Session(level, feel)
     out, run, start, column = [], 0, 0, 0
     for i, buttons in enumerate(steps):
         p = s.player
         x, y = p.x, p.y
-        s.step(buttons)
+        events = s.step(buttons)
         if watch is not None:
-            watch(s)
+            watch(s, events)
         idle = not any(buttons) or (abs(p.x - x) < STILL and abs(p.y - y) < STILL)
         if idle:
             if run == 0:
@@ -97,10 +97,14 @@ def _played(path: Path):
     it had been in view when the hero first came ``NEAR`` it (and that step), and the step rate."""
     level = load_level(path)
     replay = ROOT / "levels" / "replays" / f"{path.stem}.txt"
-    in_view, first_near, last = {}, {}, []
+    in_view, first_near, last, moved = {}, {}, [], {}
 
-    def watch(s):
+    def watch(s, events):
         last[:] = [s]
+        for e in events:  # each move's uses: the steps, and the hero's box at the first
+            if e.type in ("wall_jump", "dash"):
+                p = s.player
+                moved.setdefault(e.type, ([], (p.x, p.y, p.w, p.h)))[0].append(s.steps)
         cam, p = s.camera, s.player
         for e in s.enemies.living():
             a = e.actor
@@ -114,7 +118,7 @@ def _played(path: Path):
     stretches = idle_stretches(level, parse_script(replay.read_text(), replay.name), watch=watch)
     session = last[0]
     flags = [e.step for e in session.events if e.type == "checkpoint"]
-    return level, stretches, first_near, HZ, [0, *flags, session.steps]
+    return level, stretches, first_near, HZ, [0, *flags, session.steps], moved
 
 
 def test_an_idle_stretch_is_no_input_or_input_that_moves_nothing():
@@ -133,7 +137,7 @@ def test_an_idle_stretch_is_no_input_or_input_that_moves_nothing():
 
 @pytest.mark.parametrize("path", _pending(FILES), ids=lambda p: p.stem)
 def test_the_default_replay_never_waits_except_where_the_wait_is_marked(path):
-    level, stretches, _, hz, _ = _played(path)
+    level, stretches, _, hz, _, _ = _played(path)
     waits = [r for r in stretches if r.steps >= WAIT * hz]
     marked = MARKED.get(path.stem)
     allowed = 1 if marked else 0
@@ -172,7 +176,7 @@ def test_each_kind_of_threat_comes_back_after_its_first_level_and_the_last_level
 
 @pytest.mark.parametrize("path", [p for p in FILES if load_level(p).enemies], ids=lambda p: p.stem)
 def test_every_enemy_the_hero_comes_near_was_in_view_first(path):
-    level, _, first_near, hz, _ = _played(path)
+    level, _, first_near, hz, _, _ = _played(path)
     assert first_near, f"{path.stem}: the replay meets none of its enemies"
     late = {name: f"in view {steps / hz:.2f} s before step {at}" for name, (steps, at) in first_near.items()
             if steps < SEEN * hz}
@@ -181,9 +185,37 @@ def test_every_enemy_the_hero_comes_near_was_in_view_first(path):
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_a_death_costs_at_most_twenty_seconds_of_the_replay(path):
-    _, _, _, hz, stops = _played(path)
+    _, _, _, hz, stops, _ = _played(path)
     worst = max(b - a for a, b in zip(stops, stops[1:], strict=False)) / hz
     if path.stem in LONG_STRETCHES:
         assert worst > DEATH_COST, f"{path.stem} is within {DEATH_COST:g} s now: take it off LONG_STRETCHES"
     else:
         assert worst <= DEATH_COST, f"{path.stem}: {worst:.1f} s of the replay between two flags"
+
+
+SAFE_REACH = 4  # tiles: no hazard this near the hero where the replay first uses a move the level brings in
+
+
+def _first_grants() -> dict[str, Path]:
+    """Each move (with an event: wall jump, dash) -> the campaign level that first grants it."""
+    out: dict[str, Path] = {}
+    for p in FILES:
+        for move in load_level(p).moves:
+            out.setdefault(move, p)
+    return {m: p for m, p in out.items() if m in ("wall_jump", "dash")}
+
+
+@pytest.mark.parametrize(("move", "path"), sorted(_first_grants().items()), ids=lambda v: getattr(v, "stem", v))
+def test_a_new_move_is_first_used_in_a_safe_room_before_the_first_flag(move, path):
+    """Issue 25: a move is taught by layout where a miss costs nothing, then used for real. The default replay
+    (a good player's run) first uses it before the level's first flag, with no hazard within SAFE_REACH tiles
+    (a floor below, no spikes), and uses it again later."""
+    level, _, _, _, stops, moved = _played(path)
+    assert move in moved, f"{path.stem} grants {move} but its replay never uses it"
+    steps, (x, y, w, h) = moved[move]
+    assert steps[0] < stops[1], f"{path.stem}: the replay first uses {move} at step {steps[0]}, after the first flag"
+    assert steps[-1] > stops[1], f"{path.stem}: {move} is taught but not used after the first flag"
+    reach = SAFE_REACH * level.tile_size
+    near = [a.name for a in level.hazards if a.x < x + w + reach and x - reach < a.x + a.w
+            and a.y < y + h + reach and y - reach < a.y + a.h]
+    assert not near, f"{path.stem}: {move} first used beside hazards {near}"

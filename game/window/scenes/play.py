@@ -15,6 +15,8 @@ from engine import Buttons, FixedTimestep
 
 from game.rules.camera import Camera, CameraTuning
 from game.files.levelfile import load_level
+from game.files.levelkinds import MOVES
+from game.rules.moves import new_moves
 from ..particles import DEATH, DUST, Particles, Squash
 from ..render.canvas import CANVAS_H, CANVAS_W
 from ..render.debug import draw_debug
@@ -40,6 +42,7 @@ FINISH_DELAY = 1.4  # s of celebration before the level-complete screen
 WARP_AT = 0.35  # s after reaching the goal, the player vanishes into it
 PANEL_EASE = 8.0  # 1/s, how fast the view slides aside when the F2 panel opens or closes
 PANEL_MARGIN = 72  # px the player keeps at least right of the F2 panel (room for a leftward jump arc)
+NEW_MOVE_HOLD = 4.0  # s a new move's line stays up beyond a sign's hold (the player is in the room that teaches it)
 UI_FADE_SPEED = 10.0  # 1/s, how fast a HUD pill or the banner turns see-through (and back)
 # behind the title the player is kept in the band between the logo and the menu row: standing lower than
 # in play, and followed sooner when it jumps or falls
@@ -66,6 +69,16 @@ class PlayScene(Scene):
             session.step(buttons)
         self._start(session)
         self.record = list(start or ())  # a recording still replays from the level's start
+        taught = self.new_moves_text()
+        if taught and not attract:  # a move granted for the first time: its button, held a while longer
+            self.show_message(taught)
+            self.msg_left = -NEW_MOVE_HOLD
+
+    def new_moves_text(self) -> str:
+        """What the level grants that the campaign's level before it did not ("" for none): one line per move,
+        with its button prompts (``{jump}``, ``{dash}``)."""
+        before = next((i for i in getattr(self.app, "levels", ()) if i.next == self.info.name and not i.extra), None)
+        return "\n".join("New: " + MOVES[m][2] for m in new_moves(self.level, before))
 
     def _start(self, session: Session) -> None:
         self.session = session
@@ -167,7 +180,7 @@ class PlayScene(Scene):
                     self.fixed_step()
                 self.step_ms = self.step_ms * 0.9 + (time.perf_counter() - t0) * 1000 / n * 0.1
         if panel is not None:
-            panel.update(self.session.feel, self.session.world, self.session.player)
+            panel.update(self.session.given_feel, self.session.world, self.session.player, self.level)
         self.visuals(dt)
         if self.finish_t is not None:
             self.finish_t += dt

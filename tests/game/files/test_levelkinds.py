@@ -22,6 +22,7 @@ from game.files.levelkinds import (
     TurretSpec,
     docs_section,
     tiled_property_types,
+    MOVES,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -299,7 +300,11 @@ def test_the_tiled_project_defines_every_kind_as_the_table_says():
     assert project["propertyTypes"] == tiled_property_types(), "run python tools/make_levels.py"
     classes = {t["name"]: t for t in project["propertyTypes"] if t["type"] == "class"}
     enums = {t["name"]: t["values"] for t in project["propertyTypes"] if t["type"] == "enum"}
-    assert list(classes) == [k.name for k in KINDS]
+    assert list(classes) == [k.name for k in KINDS] + ["level"]
+    assert classes["level"]["useAs"] == ["map"]  # the map's moves: a flags enum, stored joined by commas
+    (moves,) = classes["level"]["members"]
+    flags = next(t for t in project["propertyTypes"] if t["name"] == moves["propertyType"])
+    assert moves["name"] == "moves" and flags["valuesAsFlags"] and flags["values"] == list(MOVES)
     for kind in KINDS:
         members = {m["name"]: m for m in classes[kind.name]["members"]}
         assert list(members) == [p.name for p in kind.props]

@@ -819,3 +819,20 @@ def test_prompts_follow_the_device_in_use(app):
     assert "A jump" in hint_line(app) and "Space" not in hint_line(app)
     key(app, pygame.K_RIGHT)
     assert app.input.device == "keyboard" and "Space" in hint_line(app)
+
+
+def test_a_level_that_first_grants_a_move_names_it_with_its_button(app, levels):
+    """02_end grants the wall jump (its ``moves`` property) and 01_start none: playing 02 shows the new move
+    with the key in use (the jump key), and its session plays with the move on under the default feel."""
+    end = levels / "02_end.tmx"
+    end.write_text(end.read_text().replace('<property name="title" value="The End"/>',
+                                           '<property name="title" value="The End"/>'
+                                           '<property name="moves" value="wall_slide,wall_jump"/>'))
+    app.levels = discover()
+    first, second = app.levels
+    assert first.moves == () and second.moves == ("wall_slide", "wall_jump")
+    play = PlayScene(app, second)
+    assert play.session.feel.wall.jump and not app.feel.wall.jump
+    assert play.msg and "wall jump" in play.msg and "slide" in play.msg
+    assert "[Space]" in play.sign_text and "{jump}" not in play.sign_text
+    assert PlayScene(app, first).msg is None  # nothing new there
