@@ -5,8 +5,9 @@ player last pressed one (``Input.device``), named from the bindings in force (a 
 action's key or button, ``{move}`` the movement keys or the D-pad, ``{cancel}`` what leaves a menu (Esc,
 or the pad's B); and the default keys a sign or a hint names in words (``Arrows``, ``Space``, ``Esc``,
 ``Enter``) follow the device and the bindings too, so a level's signs ("Arrows: run. Space: jump") read
-right with a pad in hand. Keys are shown in square
-brackets, pad buttons in round ones: ``[Space]`` / ``(A)``.
+right with a pad in hand. Keys are written in square
+brackets, pad buttons in round ones: ``[Space]`` / ``(A)``; ``ui.text`` draws them as key caps and pad
+buttons.
 """
 
 from __future__ import annotations

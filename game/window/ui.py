@@ -6,6 +6,7 @@ whole-number scale. ``text()`` renders a string (with an optional 1-px shadow) a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import pygame
@@ -91,25 +92,84 @@ def _glyph(ch: str, color) -> pygame.Surface:
     return surf
 
 
-def text_width(s: str, scale: int = 1) -> int:
+# Button prompts (game/window/prompts.py writes "[Space]" for a key, "(A)" for a pad button) are drawn as
+# glyphs: a key cap, a pad's coloured face button or a dark pill. Only what a prompt writes matches.
+_PROMPT = re.compile(r"\[([A-Za-z][A-Za-z0-9 +'-]{0,11}|[^\]\s\d])\]"
+                     r"|\((A|B|X|Y|LB|RB|L3|R3|Start|Back|Select|Guide|D-pad(?: left| right| up| down)?)\)")
+FACE_COLOURS = {"A": (86, 178, 86), "B": (214, 78, 78), "X": (74, 136, 228), "Y": (232, 192, 60)}
+CAP, CAP_EDGE, CAP_INK = (236, 232, 220), (120, 116, 140), (28, 24, 48)
+PILL, PILL_INK = (58, 54, 84), (244, 240, 228)
+
+
+def _plain_width(s: str) -> int:
     widths = [len((_GLYPHS.get(c) or _GLYPHS.get(c.upper()) or _GLYPHS["?"])[0]) + 1 for c in s]
-    return max(0, sum(widths) - 1) * scale
+    return max(0, sum(widths) - 1)
+
+
+def _segments(s: str) -> list[tuple[str, str]]:
+    """``s`` cut into ("text", ...), ("key", label) and ("pad", label) pieces."""
+    out, at = [], 0
+    for m in _PROMPT.finditer(s):
+        if m.start() > at:
+            out.append(("text", s[at:m.start()]))
+        out.append(("key", m.group(1)) if m.group(1) else ("pad", m.group(2)))
+        at = m.end()
+    if at < len(s):
+        out.append(("text", s[at:]))
+    return out
+
+
+def _piece_width(kind: str, label: str) -> int:
+    if kind == "text":
+        return _plain_width(label)
+    if kind == "pad" and label in FACE_COLOURS:
+        return 9  # a round face button around one letter
+    return _plain_width(label.upper()) + 6  # 1 px edge and 2 px air each side
+
+
+def text_width(s: str, scale: int = 1) -> int:
+    pieces = _segments(s)
+    return max(0, sum(_piece_width(k, v) + 1 for k, v in pieces) - 1) * scale
+
+
+def _draw_word(surf: pygame.Surface, word: str, x: int, y: int, color) -> None:
+    for ch in word:
+        g = _glyph(ch, color)
+        surf.blit(g, (x, y))
+        x += g.get_width() + 1
+
+
+def _draw_prompt(surf: pygame.Surface, kind: str, label: str, x: int) -> None:
+    """A key cap (light, with a darker lower edge) or a pad button at ``x``, the line's height."""
+    w = _piece_width(kind, label)
+    if kind == "pad" and label in FACE_COLOURS:
+        pygame.draw.ellipse(surf, FACE_COLOURS[label], (x, 0, 9, 9))
+        _draw_word(surf, label, x + 2, 1, (255, 255, 255))
+        return
+    fill, ink = (CAP, CAP_INK) if kind == "key" else (PILL, PILL_INK)
+    pygame.draw.rect(surf, CAP_EDGE if kind == "key" else SHADOW, (x, 0, w, LINE_H), border_radius=2)
+    pygame.draw.rect(surf, fill, (x, 0, w, LINE_H - 1), border_radius=2)
+    _draw_word(surf, label.upper(), x + 3, 1, ink)
 
 
 def text(s: str, color=INK, *, shadow=SHADOW, scale: int = 1) -> pygame.Surface:
-    """A surface holding ``s`` in the pixel font (cached). ``shadow`` draws a 1-px drop shadow."""
+    """A surface holding ``s`` in the pixel font (cached). ``shadow`` draws a 1-px drop shadow. Prompts
+    ("[Space]", "(A)") are drawn as key caps and pad buttons."""
     key = (s, tuple(color), tuple(shadow) if shadow else None, scale)
     surf = _cache.get(key)
     if surf is not None:
         return surf
     w = text_width(s) + (1 if shadow else 0)
     surf = pygame.Surface((max(1, w), LINE_H + (1 if shadow else 0)), pygame.SRCALPHA)
+    pieces = _segments(s)
     for dx, col in ((1, shadow), (0, color)) if shadow else ((0, color),):
         x = 0
-        for ch in s:
-            g = _glyph(ch, col)
-            surf.blit(g, (x + dx, dx))
-            x += g.get_width() + 1
+        for kind, value in pieces:
+            if kind == "text":
+                _draw_word(surf, value, x + dx, dx, col)
+            elif dx == 0:
+                _draw_prompt(surf, kind, value, x)
+            x += _piece_width(kind, value) + 1
     if scale != 1:
         surf = pygame.transform.scale(surf, (surf.get_width() * scale, surf.get_height() * scale))
     if len(_cache) > 2000:

@@ -42,3 +42,23 @@ def test_the_pause_menu_and_the_sign_draw_with_the_pad_prompts(tmp_path):
     scene = PlayScene.__new__(PlayScene)
     scene.app, scene.msg = app("gamepad"), "Down + Jump: drop through. Space!"
     assert scene.sign_text == "Down + Jump: drop through. (A)!"
+
+
+def _colours(surf):
+    return {tuple(surf.get_at((x, y)))[:3] for x in range(surf.get_width()) for y in range(surf.get_height())
+            if surf.get_at((x, y)).a}
+
+
+def test_prompts_are_drawn_as_key_caps_and_pad_buttons_and_other_brackets_stay_text():
+    from game.window import ui
+
+    keys, pad = ui.text("[Space]: jump"), ui.text("(A): jump  (B): back  (Start): pause")
+    assert ui.CAP in _colours(keys) and ui.CAP_EDGE in _colours(keys)  # a key cap behind the key's name
+    assert {ui.FACE_COLOURS["A"], ui.FACE_COLOURS["B"], ui.PILL} <= _colours(pad)  # coloured faces, a pill
+    for s in ("[Space]: jump", "(A): jump  (B): back  (Start): pause", "(D-pad) [Arrows] [C]"):
+        assert ui.text(s).get_width() == ui.text_width(s) + 1  # (the shadow's column): menus centre it right
+    plain = ("Auto (2x)", "[0..16]", "(hidden)", "a [b, c] d")
+    for s in plain:
+        assert not _colours(ui.text(s)) & {ui.CAP, ui.PILL, *ui.FACE_COLOURS.values()}, s
+        assert [k for k, _ in ui._segments(s)] == ["text"], s
+    assert ui.text_width("[Space]") > ui.text_width("Space")  # the cap is wider than the word it holds
