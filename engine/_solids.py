@@ -210,19 +210,13 @@ def _alone(st: Step, p, route) -> bool:
 
 
 def _glide(st: Step, p, route) -> None:
-    """``travel`` for a mover with nothing near (``_alone``): the same pieces, nothing to carry or push."""
-    px, py = p.x, p.y
-    for tx, ty in route:
-        span = max(abs(tx - px), abs(ty - py))
-        pieces = math.ceil(span / PUSH_STEP) if span > PUSH_STEP else 1
-        for k in range(1, pieces + 1):
-            sx = tx if k == pieces else px + (tx - px) * k / pieces
-            sy = ty if k == pieces else py + (ty - py) * k / pieces
-            if sx != p.x:
-                p.x = sx
-            if sy != p.y:
-                p.y = sy
-        px, py = tx, ty
+    """``travel`` for a mover with nothing near (``_alone``): nobody sees its pieces, so it goes straight to
+    the route's end (the value its last piece sets)."""
+    nx, ny = route[-1]
+    if nx != p.x:
+        p.x = nx
+    if ny != p.y:
+        p.y = ny
     st.space.pending[p] = None
 
 

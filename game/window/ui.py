@@ -127,9 +127,12 @@ def _piece_width(kind: str, label: str) -> int:
     return _plain_width(label.upper()) + 6  # 1 px edge and 2 px air each side
 
 
+def _pieces_width(pieces: list[tuple[str, str]]) -> int:
+    return max(0, sum(_piece_width(k, v) + 1 for k, v in pieces) - 1)
+
+
 def text_width(s: str, scale: int = 1) -> int:
-    pieces = _segments(s)
-    return max(0, sum(_piece_width(k, v) + 1 for k, v in pieces) - 1) * scale
+    return _pieces_width(_segments(s)) * scale
 
 
 def _draw_word(surf: pygame.Surface, word: str, x: int, y: int, color) -> None:
@@ -159,9 +162,9 @@ def text(s: str, color=INK, *, shadow=SHADOW, scale: int = 1) -> pygame.Surface:
     surf = _cache.get(key)
     if surf is not None:
         return surf
-    w = text_width(s) + (1 if shadow else 0)
-    surf = pygame.Surface((max(1, w), LINE_H + (1 if shadow else 0)), pygame.SRCALPHA)
     pieces = _segments(s)
+    w = _pieces_width(pieces) + (1 if shadow else 0)
+    surf = pygame.Surface((max(1, w), LINE_H + (1 if shadow else 0)), pygame.SRCALPHA)
     for dx, col in ((1, shadow), (0, color)) if shadow else ((0, color),):
         x = 0
         for kind, value in pieces:
