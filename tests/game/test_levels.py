@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from game.files.levelkinds import MOVES
-
 from game.files.feelfile import load_feel
 from game.files.inputscript import parse, parse_script
 from game.files.levelfile import OBJECT_CLASSES, load_level
@@ -381,9 +379,8 @@ def test_a_level_that_teaches_a_kind_uses_it(stem, kinds, loaded):
 
 
 def test_the_campaign_grants_each_move_once_and_never_takes_it_back(loaded):
-    """Issue 25: a move once learned stays for the levels after it (file order is the campaign's, see
-    above). (The tower teaching the wall jump and the summit the dash are on branch r25-l8, waiting for
-    their replays.)"""
+    """Issue 25: the tower (level 8) grants the wall slide and wall jump, the summit (level 9) adds the dash,
+    and a move once learned stays for the levels after it (file order is the campaign's, see above)."""
     granted: tuple[str, ...] = ()
     first = {}
     for p in FILES:
@@ -392,7 +389,8 @@ def test_the_campaign_grants_each_move_once_and_never_takes_it_back(loaded):
         for m in moves:
             first.setdefault(m, p.stem)
         granted = moves
-    assert set(first) <= set(MOVES)  # (no shipped level grants one yet: levels 8 and 9 on branch r25-l8)
+    assert first == {"wall_slide": "08_crumbling_heights", "wall_jump": "08_crumbling_heights",
+                     "dash": "09_the_summit"}
     for p in FILES:  # a crystal gives dashes back: only where there is a dash
         assert not loaded[p.name].refills or "dash" in loaded[p.name].moves, p.name
 
@@ -402,21 +400,3 @@ def test_the_last_level_combines_everything(loaded):
     assert _uses(loaded[FILES[-1].name]) == everything
     directions = {t.direction for p in FILES for t in loaded[p.name].turrets}
     assert directions == {"left", "right", "up", "down"}
-
-
-def test_the_builder_writes_refill_crystals_and_the_moves_property(make_levels, tmp_path):
-    """A `*` in a layout is a refill crystal (its respawn from ``Level.refills``), ``Level.moves`` the map's
-    `moves` property: the map loads with both."""
-    gen = make_levels
-    layout = "\n".join(["." * 12] * 4 + ["..P..*..*.G."] + ["#" * 12] * 2)
-    level = gen.Level("zz_built.tmx", "Built", None, layout, signs=[], refills=[2.5, 0.0], moves="dash")
-    folder = tmp_path / "levels"
-    folder.mkdir()
-    (tmp_path / "assets").symlink_to(ROOT / "assets")  # the tileset's picture and the backdrops
-    for tsx in ("tileset.tsx", "cover.tsx"):  # the tilesets it names, beside it
-        (folder / tsx).write_text((LEVELS / tsx).read_text())
-    path = folder / "zz_built.tmx"
-    path.write_text(gen.write_tmx(level))
-    built = load_level(path, goal=True)
-    assert built.moves == ("dash",)
-    assert [(r.x, r.y, r.respawn) for r in built.refills] == [(88, 72, 2.5), (136, 72, 0.0)]
