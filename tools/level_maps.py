@@ -1935,7 +1935,19 @@ def levels() -> list[Level]:
         ], guns=[
             # from the walls, across a plank stair and the ledge under the top: jump the bullets
             Gun(period=2.0, speed=100), Gun(period=2.2, speed=100),
-        ], springs=[9.5, 10.5], route=[]),
+        ], springs=[9.5, 10.5], route=[
+            # the shipped replay's path, section by section (tile col, row): stands on the stairs' steps
+            (10, 169), (21, 169), (34, 171), (30, 165), (28, 163), (22, 161), (16, 159),
+            (9, 157), (10, 153), (15, 151), (20, 149), (25, 147), (31, 145), (24, 143), (18, 141), (12, 139),
+            (6, 137), (11, 135), (15, 133), (19, 131), (23, 129), (27, 127),
+            (35, 122), (35, 118), (35, 114), (35, 109), (30, 107), (25, 105), (20, 103), (9, 101),
+            (12, 97), (10, 92), (16, 90), (20, 88), (24, 86), (28, 84), (34, 85), (34, 82), (27, 80), (22, 78),
+            (17, 76), (11, 74),
+            (6, 72), (9, 70), (13, 68), (17, 66), (21, 64), (26, 62), (30, 60), (35, 61), (35, 58), (29, 56),
+            (24, 54), (19, 52), (14, 50), (19, 48), (14, 46), (9, 44), (5, 42), (10, 40),
+            (17, 38), (22, 36), (27, 34), (32, 32), (28, 30), (22, 28), (17, 26), (12, 24), (7, 22), (13, 20),
+            (21, 18), (24, 16), (28, 14),
+        ]),
         # the summit adds the dash (and keeps the tower's wall moves: a move once learned stays): past the first
         # hill a gap nine tiles wide over a shallow pit with a floor and a step back up -- a run-jump falls
         # short, a jump and a dash clears it, a miss costs a walk back -- then, past a flag, fourteen tiles
@@ -1943,9 +1955,9 @@ def levels() -> list[Level]:
         Level(FILES[8], "The Summit", None, L9, seed=99, moves="wall_slide,wall_jump,dash", signs=[
             "Last climb: everything at once",
         ], platforms=[
-            Plat(87, 22, 3, 70, dx=8, name="ferry"),
-            Plat(100, 22, 3, 60, dy=-5, wait=0.3, name="lift"),
-            Plat(104, 17, 3, 80, dx=7, name="shuttle"),
+            Plat(127, 22, 3, 70, dx=8, name="ferry"),
+            Plat(140, 22, 3, 60, dy=-5, wait=0.3, name="lift"),
+            Plat(144, 17, 3, 80, dx=7, name="shuttle"),
         ], foes=[
             Foe(), Foe(),
             Foe("flyer", dx=6, speed=45), Foe("flyer", dx=5), Foe("flyer", dy=4, wait=0.3),

@@ -400,3 +400,21 @@ def test_the_last_level_combines_everything(loaded):
     assert _uses(loaded[FILES[-1].name]) == everything
     directions = {t.direction for p in FILES for t in loaded[p.name].turrets}
     assert directions == {"left", "right", "up", "down"}
+
+
+def test_the_builder_writes_refill_crystals_and_the_moves_property(make_levels, tmp_path):
+    """A `*` in a layout is a refill crystal (its respawn from ``Level.refills``), ``Level.moves`` the map's
+    `moves` property: the map loads with both."""
+    gen = make_levels
+    layout = "\n".join(["." * 12] * 4 + ["..P..*..*.G."] + ["#" * 12] * 2)
+    level = gen.Level("zz_built.tmx", "Built", None, layout, signs=[], refills=[2.5, 0.0], moves="dash")
+    folder = tmp_path / "levels"
+    folder.mkdir()
+    (tmp_path / "assets").symlink_to(ROOT / "assets")  # the tileset's picture and the backdrops
+    for tsx in ("tileset.tsx", "cover.tsx"):  # the tilesets it names, beside it
+        (folder / tsx).write_text((LEVELS / tsx).read_text())
+    path = folder / "zz_built.tmx"
+    path.write_text(gen.write_tmx(level))
+    built = load_level(path, goal=True)
+    assert built.moves == ("dash",)
+    assert [(r.x, r.y, r.respawn) for r in built.refills] == [(88, 72, 2.5), (136, 72, 0.0)]
