@@ -25,12 +25,13 @@ def test_the_kept_beginning_ends_where_the_player_first_stands_past_the_column(t
     script = tmp_path / "walk.txt"
     script.write_text("20 -\n60 right\n")
     kept = fr.kept_prefix(level, feel, (script, 3))
-    s = Session(level, feel)
-    for i, b in enumerate(parse_script(script.read_text(), "walk")):
+    s, played = Session(level, feel), 0
+    for b in parse_script(script.read_text(), "walk"):
         s.step(b)
+        played += 1
         if s.player.on_ground and s.player.x > 4 * level.tile_size:
             break
-    assert len(kept) == i + 1 and 20 < len(kept) < 80
+    assert len(kept) == played and 20 < len(kept) < 80
     route = fr.tour(level, feel, [], leg=5.0, goal=30.0, prefix=kept)
     assert route is not None and tuple(route[:len(kept)]) == kept  # the beginning kept as it was
     assert fr.completes(level, feel, route).completed
