@@ -24,7 +24,8 @@ FILES = [
 
 
 # =========================================================================================================
-# 1. First Steps: run, jump (hold for higher), gaps, checkpoints, coyote time, jump buffering
+# 1. First Steps: run, jump (hold for higher), gaps, checkpoints, coyote time, jump buffering; a climb of
+#    floating blocks to high coins (nothing deadly under its steps), dips before the goal
 # =========================================================================================================
 L1 = hcat(r"""
 .....................ooo......
