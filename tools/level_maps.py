@@ -25,7 +25,7 @@ FILES = [
 
 # =========================================================================================================
 # 1. First Steps: run, jump (hold for higher), gaps, checkpoints, coyote time, jump buffering; a climb of
-#    floating blocks to high coins (nothing deadly under its steps), dips before the goal
+#    floating blocks to high coins (solid ground under the steps up), dips before the goal
 # =========================================================================================================
 L1 = hcat(r"""
 .....................ooo......
