@@ -71,6 +71,10 @@ def limit_map(kinds: set[str], seed: int = 3) -> str:
                 f'<property name="path" type="object" value="{oid + 1}"/><property name="speed" type="float" '
                 'value="200"/></properties></object>')
             add(f'<object id="ID" x="{x}" y="{y}"><polyline points="{pts}"/></object>')
+    if "refill" in kinds:
+        for i in range(LIMITS.refills):
+            x, y = 40 + (i % 64) * 63, 88 + (i // 64) * 128
+            add(f'<object id="ID" type="refill" x="{x}" y="{y}"><point/></object>')
     if "coin" in kinds:
         while oid <= LIMITS.objects:
             add(f'<object id="ID" type="coin" x="{rng.uniform(16, COLS * TILE - 16):.1f}" '
@@ -159,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="tilefeel-limits-"))
     for name in ("test_tiles.tsx", "test_tiles.png"):
         shutil.copy(ROOT / "tests" / "maps" / name, folder / name)
-    every = {"turret", "vine", "enemy", "platform", "coin"}
+    every = {"turret", "vine", "enemy", "platform", "refill", "coin"}
     alone = [k for k in args.kinds.split(",") if k and k != "none"] if args.kinds else sorted(every)
     print(f"CPU ms per step (median / p95) after {args.warmup} steps; target <= {TARGET_MS:g} ms for every limit "
           f"at once. Baseline: the same map with vines that never sleep, stepped in turn with it.")

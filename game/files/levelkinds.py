@@ -47,13 +47,13 @@ class Limits:
     #                        linter calls it misplaced (a hazard strip below the floor, a platform's edge)
     area_cover: int = 16  # goals, checkpoints, hazards, coins and triggers together cover at most this
     #                       many times the map's area
-    platforms: int = 64  # moving platforms (each is stepped and tested by every mover near it: see docs/reliability.md)
+    platforms: int = 32  # moving platforms (each is stepped and tested by every mover near it: see docs/reliability.md)
     platform_speed: float = 2000.0  # px/s
     platform_wait: float = 3600.0  # s at each end of a platform's route
     path_points: int = 256  # points in a platform's path polyline
-    enemies: int = 128  # enemies in the map
-    turrets: int = 64  # turrets in the map
-    vines: int = 32  # vines in the map
+    enemies: int = 64  # enemies in the map
+    turrets: int = 32  # turrets in the map
+    vines: int = 16  # vines in the map
     vine_length: float = 256.0  # px, the longest vine (its work grows with its length: a joint every 8 px)
     refills: int = 256  # refill crystals in the map
     body_side: float = 256.0  # px, the longest side of an enemy, turret or spring

@@ -44,8 +44,10 @@ def test_every_limit_at_once_does_bounded_work_a_step(folder):
     bullets in flight are bounded by the view (they die on the next turret or wall, or a view's width
     beyond it), and a vine is at most ``LIMITS.vine_length`` px: 33 joints (docs/reliability.md has the
     time this costs)."""
-    session = session_on({"turret", "vine", "enemy", "platform"}, folder)
-    assert len(session.level.vines) == LIMITS.vines and len(session.level.enemies) == LIMITS.enemies
+    session = session_on({"turret", "vine", "enemy", "platform", "refill"}, folder)
+    level = session.level
+    assert (len(level.vines), len(level.enemies), len(level.turrets), len(level.platforms), len(level.refills)) \
+        == (LIMITS.vines, LIMITS.enemies, LIMITS.turrets, LIMITS.platforms, LIMITS.refills)
     assert max(len(r.points) for r in session.vines.ropes) == int(LIMITS.vine_length / 8) + 1
     for _ in range(60):
         session.step(Buttons(right=True))
