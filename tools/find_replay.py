@@ -6,6 +6,7 @@ attract mode.
     python tools/find_replay.py levels/*.tmx --presets                # a replay per preset where needed
     python tools/find_replay.py levels/*.tmx --presets --goal-only    # ... straight to the goal (quicker)
     python tools/find_replay.py levels/01_first_steps.tmx --out -    # print the script instead
+    python tools/find_replay.py levels/09_the_summit.tmx --after old.txt 318  # edited past column 318
 
 A thin wrapper over the route finder (``game.guard.route``, the search behind ``python -m game check``). The
 route passes waypoints in order, then reaches the goal: the ones listed with the level in
@@ -55,7 +56,8 @@ def coin_waypoints(level: LevelData) -> list[tuple[float, float, float, float, i
     return [(c.x, c.y, c.w, c.h, c.id) for c in coins]
 
 
-def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: float, tries: int = 3) -> tuple | None:
+def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: float, tries: int = 3,
+         prefix: tuple = ()) -> tuple | None:
     """Buttons per step through as many of ``boxes`` (x, y, w, h[, coin id]; in order) as legs of ``leg``
     seconds reach -- a coin already taken on the way is passed -- then to the goal (``goal`` seconds).
 
@@ -64,8 +66,14 @@ def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: floa
     reaching the next waypoint is a dead end and is dropped; when all of a waypoint's states are, the route
     backs up to the waypoint before (the dead one is skipped)."""
     session = Session(level, feel)
+    root = None
+    if prefix:  # play the kept beginning, then search on from where it left the player
+        for b in prefix:
+            session.step(b)
+        root = Search(level, feel, session=session).open[0][3]  # (a root node on this state)
+        root.prefix = tuple(prefix)
     # per waypoint reached: [(node, its snapshot)] -- the states it left the player in; first: the start
-    stack = [[(None, session.snapshot())]]
+    stack = [[(root, session.snapshot())]]
 
     def search_from(start):
         node, snap = start
@@ -121,16 +129,33 @@ def completes(level: LevelData, feel: FeelConfig, steps) -> Session:
     return s
 
 
+def kept_prefix(level: LevelData, feel: FeelConfig, after: tuple[Path, int]) -> tuple:
+    """The steps of script ``after[0]`` up to the first where the player stands past column ``after[1]``
+    (for a level edited beyond that column: its beginning, and so the script's, are unchanged)."""
+    script, col = after
+    s, out = Session(level, feel), []
+    for b in parse_script(script.read_text(), str(script)):
+        s.step(b)
+        out.append(b)
+        if s.player.on_ground and s.player.x > (col + 1) * level.tile_size and not s.completed:
+            return tuple(out)
+    raise SystemExit(f"{script}: the player never stands past column {col} before the goal")
+
+
 def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, args) -> tuple[str, Session]:
     import make_levels
 
     spec = {lv.file: lv for lv in make_levels.levels()}.get(path.name)
     listed = (spec.routes.get(preset) or spec.route) if spec else []
     ts = level.tile_size
+    prefix = kept_prefix(level, feel, args.after) if args.after else ()
     boxes = ([] if args.goal_only else
              [((c + 0.5) * ts - REACH, (r + 0.5) * ts - REACH, 2 * REACH, 2 * REACH) for c, r in listed]
              if listed else coin_waypoints(level))
-    steps = tour(level, feel, boxes, args.leg, args.budget)
+    if prefix:  # only the waypoints past where the kept beginning ends
+        edge = (args.after[1] + 1) * ts
+        boxes = [b for b in boxes if b[0] >= edge]
+    steps = tour(level, feel, boxes, args.leg, args.budget, prefix=prefix)
     if steps is None:
         raise SystemExit(f"{path}: no route to the goal within {args.budget:g} s")
     s = completes(level, feel, steps)
@@ -163,7 +188,12 @@ def main(argv=None) -> int:
     ap.add_argument("--leg", type=float, default=20.0, help="seconds of search per waypoint before skipping it")
     ap.add_argument("--goal-only", action="store_true", help="no waypoints: the quickest route to the goal "
                     "(a preset's own replay only has to finish the level)")
+    ap.add_argument("--after", nargs=2, metavar=("SCRIPT", "COLUMN"), default=None,
+                    help="keep SCRIPT up to where the player first stands past tile COLUMN and search on from "
+                    "there (the level was edited only beyond that column)")
     args = ap.parse_args(argv)
+    if args.after:
+        args.after = (Path(args.after[0]), int(args.after[1]))
     for path in args.levels:
         level = load_level(path)
         if not args.presets:

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from game.files.levelkinds import MOVES
-
 from game.files.feelfile import load_feel
 from game.files.inputscript import parse, parse_script
 from game.files.levelfile import OBJECT_CLASSES, load_level
@@ -381,9 +379,8 @@ def test_a_level_that_teaches_a_kind_uses_it(stem, kinds, loaded):
 
 
 def test_the_campaign_grants_each_move_once_and_never_takes_it_back(loaded):
-    """Issue 25: a move once learned stays for the levels after it (file order is the campaign's, see
-    above). (The tower teaching the wall jump and the summit the dash are on branch r25-l8, waiting for
-    their replays.)"""
+    """Issue 25: the summit (level 9) grants the dash, and a move once learned stays for the levels after it
+    (file order is the campaign's, see above)."""
     granted: tuple[str, ...] = ()
     first = {}
     for p in FILES:
@@ -392,7 +389,7 @@ def test_the_campaign_grants_each_move_once_and_never_takes_it_back(loaded):
         for m in moves:
             first.setdefault(m, p.stem)
         granted = moves
-    assert set(first) <= set(MOVES)  # (no shipped level grants one yet: levels 8 and 9 on branch r25-l8)
+    assert first == {"dash": "09_the_summit"}  # (the tower teaching the wall moves: branch r26)
     for p in FILES:  # a crystal gives dashes back: only where there is a dash
         assert not loaded[p.name].refills or "dash" in loaded[p.name].moves, p.name
 

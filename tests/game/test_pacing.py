@@ -45,9 +45,8 @@ NEAR = 32.0  # px between the hero's box and an enemy's: close enough that it co
 DEATH_COST = 20.0  # s of the replay at most from the spawn or a flag to the next flag or the goal
 # stretches known to cost more, each with the reason (the test fails once one is fixed: take it off)
 LONG_STRETCHES: dict[str, str] = {}  # (none today: level 2's pit no longer draws the route down for coins)
-# a level re-laid out for both rules on a branch (flyers, a hopper and turrets on level 8's climb and two
-# half-height lifts) whose replays are not re-recorded yet: a strict xfail, so the test says so the day it lands
-PENDING = {"08_crumbling_heights": "waits 2.8 s at its lift; no threats (fix on branch r19-wip)"}
+# a level re-laid out whose replays are not re-recorded yet: a strict xfail, so the test says so the day it lands
+PENDING = {"08_crumbling_heights": "waits 2.8 s at its lift; no threats (its wall-jump rework: branch r26)"}
 SEEN = 0.25  # s an enemy must have been in view before the hero comes that near: a reaction time
 HZ = FeelConfig().physics.hz  # steps per second of the default feel, the replays'
 

@@ -1,0 +1,44 @@
+"""tools/find_replay.py --after: a script's beginning kept up to where the player first stands past a column,
+and the search goes on from there (for a level edited only beyond that column)."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import FeelConfig
+from game.files.inputscript import parse_script
+from game.files.levelfile import load_level
+from game.rules.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+SPEC = importlib.util.spec_from_file_location("find_replay", ROOT / "tools" / "find_replay.py")
+fr = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(fr)
+MAP = ROOT / "tests" / "maps" / "goal.tmx"  # 20 x 8 tiles, the spawn at x 32, the goal at x 96
+
+
+def test_the_kept_beginning_ends_where_the_player_first_stands_past_the_column(tmp_path):
+    level, feel = load_level(MAP, goal=True), FeelConfig()
+    script = tmp_path / "walk.txt"
+    script.write_text("20 -\n60 right\n")
+    kept = fr.kept_prefix(level, feel, (script, 3))
+    s, played = Session(level, feel), 0
+    for b in parse_script(script.read_text(), "walk"):
+        s.step(b)
+        played += 1
+        if s.player.on_ground and s.player.x > 4 * level.tile_size:
+            break
+    assert len(kept) == played and 20 < len(kept) < 80
+    route = fr.tour(level, feel, [], leg=5.0, goal=30.0, prefix=kept)
+    assert route is not None and tuple(route[:len(kept)]) == kept  # the beginning kept as it was
+    assert fr.completes(level, feel, route).completed
+
+
+def test_a_script_that_never_gets_past_the_column_is_a_clear_error(tmp_path):
+    script = tmp_path / "stand.txt"
+    script.write_text("30 -\n")
+    with pytest.raises(SystemExit, match="never stands past column 3"):
+        fr.kept_prefix(load_level(MAP, goal=True), FeelConfig(), (script, 3))
