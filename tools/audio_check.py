@@ -134,7 +134,7 @@ def main(argv=None) -> int:
         jobs = [(Path(args.script).stem, Path(args.level) if args.level else None, Path(args.script))]
     else:
         replays = {p.stem: p for p in default_replays()}
-        names = args.levels or list(replays)
+        names = [Path(n).stem if n.endswith(".tmx") else n for n in args.levels] or list(replays)  # (a map's path too)
         unknown = [n for n in names if n not in replays]
         if unknown:
             print(f"error: no default replay for {', '.join(unknown)}; known: {', '.join(replays)}",
