@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from engine import FeelConfig  # noqa: E402
 from game.files.feelfile import load_feel  # noqa: E402
-from game.files.inputscript import format_script, parse_script  # noqa: E402
+from game.files.inputscript import ScriptError, format_script, parse_script, read_script  # noqa: E402
 from game.files.userfiles import write_atomic  # noqa: E402
 from game.files.levelfile import LevelData, load_level  # noqa: E402
 from game.guard.route import Search  # noqa: E402
@@ -66,19 +66,17 @@ def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: floa
     reaching the next waypoint is a dead end and is dropped; when all of a waypoint's states are, the route
     backs up to the waypoint before (the dead one is skipped)."""
     session = Session(level, feel)
-    root = None
-    if prefix:  # play the kept beginning, then search on from where it left the player
-        for b in prefix:
-            session.step(b)
-        root = Search(level, feel, session=session).open[0][3]  # (a root node on this state)
-        root.prefix = tuple(prefix)
+    for b in prefix:  # the kept beginning: the search goes on from where it leaves the player
+        session.step(b)
     # per waypoint reached: [(node, its snapshot)] -- the states it left the player in; first: the start
-    stack = [[(root, session.snapshot())]]
+    stack = [[(None, session.snapshot())]]
 
     def search_from(start):
         node, snap = start
         if node is not None:
             node.snap = snap  # a search frees the snapshots of the states it expands
+        else:
+            session.restore(snap)  # (a search without a node starts from the session as it is)
         return Search(level, feel, start=node, session=session)
 
     def run_leg(box, budget):
@@ -116,7 +114,7 @@ def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: floa
             search = search_from(start)
             search.run(lambda s=search: s.goal_node is not None, time.perf_counter() + goal, None)
             if search.goal_node is not None:
-                return search.goal_node.route()
+                return tuple(prefix) + search.goal_node.route()
     return None
 
 
@@ -129,17 +127,27 @@ def completes(level: LevelData, feel: FeelConfig, steps) -> Session:
     return s
 
 
+def bad_input(message: str) -> SystemExit:
+    """A one-line error on stderr and exit code 2 (raise what this returns)."""
+    print(f"find_replay: {message}", file=sys.stderr)
+    return SystemExit(2)
+
+
 def kept_prefix(level: LevelData, feel: FeelConfig, after: tuple[Path, int]) -> tuple:
     """The steps of script ``after[0]`` up to the first where the player stands past column ``after[1]``
     (for a level edited beyond that column: its beginning, and so the script's, are unchanged)."""
     script, col = after
+    try:
+        steps = read_script(script).steps
+    except ScriptError as exc:
+        raise bad_input(str(exc)) from None
     s, out = Session(level, feel), []
-    for b in parse_script(script.read_text(), str(script)):
+    for b in steps:
         s.step(b)
         out.append(b)
         if s.player.on_ground and s.player.x > (col + 1) * level.tile_size and not s.completed:
             return tuple(out)
-    raise SystemExit(f"{script}: the player never stands past column {col} before the goal")
+    raise bad_input(f"{script}: the player never stands past column {col} before the goal")
 
 
 def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, args) -> tuple[str, Session]:
@@ -193,7 +201,10 @@ def main(argv=None) -> int:
                     "there (the level was edited only beyond that column)")
     args = ap.parse_args(argv)
     if args.after:
-        args.after = (Path(args.after[0]), int(args.after[1]))
+        script, column = args.after
+        if not column.isdigit():
+            raise bad_input(f"--after {script} {column}: the column must be a whole number of tiles, 0 or more")
+        args.after = (Path(script), int(column))
     for path in args.levels:
         level = load_level(path)
         if not args.presets:

@@ -26,7 +26,7 @@ PROJECT = LEVELS / "platformer.tiled-project"
 
 PRESETS = sorted((ROOT / "presets").glob("*.toml"))
 SCREEN = (640, 360)  # px: a screen, for a level's length and the spacing of its checkpoints
-# each new kind of object, as a level's list (taught by layout: see test_pacing.py for where it is first met)
+# each new kind of object, as a level's list (from level 3 on the layout teaches it, not a sign)
 KINDS = ("enemies", "breakables", "turrets", "springs", "crumbles")
 TEXT_LEVELS = FILES[:2]  # the levels with signposts: the controls, once
 

@@ -37,8 +37,24 @@ def test_the_kept_beginning_ends_where_the_player_first_stands_past_the_column(t
     assert fr.completes(level, feel, route).completed
 
 
-def test_a_script_that_never_gets_past_the_column_is_a_clear_error(tmp_path):
+def test_a_script_that_never_gets_past_the_column_is_a_clear_error(tmp_path, capsys):
     script = tmp_path / "stand.txt"
     script.write_text("30 -\n")
-    with pytest.raises(SystemExit, match="never stands past column 3"):
+    with pytest.raises(SystemExit) as stop:
         fr.kept_prefix(load_level(MAP, goal=True), FeelConfig(), (script, 3))
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "never stands past column 3" in err
+
+
+@pytest.mark.parametrize(("script", "column", "says"), [
+    ("missing.txt", "3", "missing.txt"), ("walk.txt", "three", "whole number"), ("bad.txt", "3", "bad.txt")])
+def test_bad_after_arguments_are_one_line_errors_with_exit_2(tmp_path, capsys, script, column, says):
+    (tmp_path / "walk.txt").write_text("30 right\n")
+    (tmp_path / "bad.txt").write_text("thirty right\n")
+    with pytest.raises(SystemExit) as stop:
+        fr.main([str(MAP), "--after", str(tmp_path / script), column, "--out", str(tmp_path / "out.txt")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err and "Traceback" not in err
+    assert not (tmp_path / "out.txt").exists()
