@@ -785,9 +785,16 @@ class _RopeSet:
         step (then it looks for particles a tile appeared on)?"""
         return self._seen != (grid, getattr(grid, "version", 0))
 
-    def _put_tiles_state(self, grid, changed: bool) -> None:
+    def _memory(self, grid) -> tuple[bool, bool]:
+        """What a snapshot keeps of the set's memory of the last step: have the tiles changed since (see
+        ``_tiles_state``), and may the next step be skipped (every rope frozen, nothing changed since)?"""
+        return self._tiles_state(grid), self._quiet is not None and self._quiet == (grid, getattr(grid, "version", 0))
+
+    def _put_tiles_state(self, grid, memory) -> None:
+        changed, quiet = memory if isinstance(memory, tuple) else (memory, False)
         self._seen = None if changed else (grid, getattr(grid, "version", 0))
-        self._quiet = None  # (a restored state: the next step is a full one)
+        # (the state restored is the one the snapshot saw: a step from it could be skipped then, so now)
+        self._quiet = (grid, getattr(grid, "version", 0)) if quiet and not changed else None
 
     def _collide_tiles(self, grid, held=None, asleep=None):
         """Move each particle from where it started the step to where the solver put it, through the
