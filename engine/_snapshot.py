@@ -134,7 +134,8 @@ class Snapshot:
         self.order = order  # (generation, bodies) of the world's spatial hash: its members in its order
         self.tiles = tiles  # (grid, its edited tiles): set_tile edits are state too
         self.crowds = crowds  # ((crowd, its state: Crowd._state()), ...) in the world's crowd order
-        self.rope_tiles = rope_tiles  # had the tiles changed since the ropes' last step (bool)
+        # had the tiles changed since the ropes' last step; was the last step one a step may skip (bools)
+        self.rope_tiles = rope_tiles
 
 
 def take(world, extra=()) -> Snapshot:
@@ -150,7 +151,7 @@ def take(world, extra=()) -> Snapshot:
     crowds = tuple((c, c._state()) for c in world.crowds)
     return Snapshot(world, world.steps, actors, platforms, triggers, frozenset(world._inside), bodies, boxes,
                     held, ropes, (world._hash.generation, world._hash.ordered()),
-                    (world.grid, world.grid._edit_state()), crowds, world._rope_set._tiles_state(world.grid))
+                    (world.grid, world.grid._edit_state()), crowds, world._rope_set._memory(world.grid))
 
 
 def put(world, snap: Snapshot) -> None:
@@ -187,7 +188,10 @@ def put(world, snap: Snapshot) -> None:
         Trigger.moves += 1  # every world holding these triggers re-indexes them
     _put_hash(world, snap)
     _put_ropes(world._rope_set, snap.ropes)
-    world._rope_set._put_tiles_state(world.grid, snap.rope_tiles)
+    memory = snap.rope_tiles
+    if grid is not world.grid and isinstance(memory, tuple):
+        memory = (memory[0], False)  # (a grid swapped in since: the next step runs in full)
+    world._rope_set._put_tiles_state(world.grid, memory)
     for crowd in world.crowds:
         if not any(crowd is c for c, _ in snap.crowds):
             crowd._world = None  # added after the snapshot

@@ -231,6 +231,8 @@ class Rope:
     def frozen(self, value: bool) -> None:
         if not isinstance(value, bool):
             raise TypeError(f"rope.frozen must be True or False, got {value!r}")
+        if value != self._frozen and self._set is not None:
+            self._set._quiet = None
         if value and not self._frozen:
             self._prev[:] = self._pos  # (at rest: prev is where it stays)
         elif self._frozen and not value:
@@ -282,6 +284,7 @@ class Rope:
         self._prev[segment] = grab - complex(actor.vx, actor.vy) * self._dt
         self._holds.append((actor, segment, 0.0))
         actor._hold = self
+        self._set._quiet = None
         actor.on_ground, actor.ground = False, None
         if hasattr(actor, "air_steps"):
             actor.air_steps, actor.jumping, actor.since_press = 1 << 30, False, None
@@ -293,6 +296,7 @@ class Rope:
             if hold[0] is actor:
                 del self._holds[k]
                 actor._hold = None
+                self._set._quiet = None
                 return actor.vx, actor.vy
         raise ValueError(f"rope.release: {actor!r} does not hold {self!r}; rope.attach(actor) first")
 
@@ -345,6 +349,9 @@ class _RopeSet:
         self._key = None  # (dt, gravity) the step factors were computed for
         self._tiles = (None,)  # ((grid, version), summed-area table of its tiles, index limits, scales)
         self._seen = None  # (grid, version) the last step collided with: state (snapshots keep it)
+        # (grid, version) when the last step found every rope frozen and came out as it went in: while that
+        # holds, a step would change nothing, so it is skipped (frozen ropes cost nothing, as promised)
+        self._quiet = None
         self._probe = Actor(0.0, 0.0, 1.0, 1.0, gravity=False, name="rope particle")
 
     # -- membership ------------------------------------------------------------------------------------
@@ -481,8 +488,14 @@ class _RopeSet:
         blocks it (the world's collision pass) and says where it ended."""
         if self._stale:
             self._build(d)
+            self._quiet = None
         elif self._key != (d.dt, d.fall_gravity):
             self._factors(d)
+            self._quiet = None
+        all_frozen = all(r._frozen and not r._holds and not r._kicks for r in self.ropes)
+        if all_frozen and not self._pins_moved and not self._following and \
+                self._quiet is not None and self._quiet == (grid, getattr(grid, "version", 0)):
+            return  # (the last step, from this same state, changed nothing)
         pos, prev, tmp, pins, cols = self._pos, self._prev, self._tmp, self._pins, self._cols
         if self._pins_moved:
             for row, rope in enumerate(self.ropes):
@@ -541,6 +554,9 @@ class _RopeSet:
         if self._collide is not None:
             ends = self._collide_tiles(grid, None if held is None else held_at, asleep)
         self._rest_and_sleep(ends)
+        # every rope frozen from the start (each one's prev is where it stays): the next step from here
+        # changes nothing while the tiles, pins and ropes stay as they are
+        self._quiet = (grid, getattr(grid, "version", 0)) if all_frozen and not self._following else None
 
     def _sleepers(self, grid, frozen=None):
         """Before a step: wake the ropes pushed, held or meeting changed tiles; the flat mask of the
@@ -769,8 +785,16 @@ class _RopeSet:
         step (then it looks for particles a tile appeared on)?"""
         return self._seen != (grid, getattr(grid, "version", 0))
 
-    def _put_tiles_state(self, grid, changed: bool) -> None:
+    def _memory(self, grid) -> tuple[bool, bool]:
+        """What a snapshot keeps of the set's memory of the last step: have the tiles changed since (see
+        ``_tiles_state``), and may the next step be skipped (every rope frozen, nothing changed since)?"""
+        return self._tiles_state(grid), self._quiet is not None and self._quiet == (grid, getattr(grid, "version", 0))
+
+    def _put_tiles_state(self, grid, memory) -> None:
+        changed, quiet = memory if isinstance(memory, tuple) else (memory, False)
         self._seen = None if changed else (grid, getattr(grid, "version", 0))
+        # (the state restored is the one the snapshot saw: a step from it could be skipped then, so now)
+        self._quiet = (grid, getattr(grid, "version", 0)) if quiet and not changed else None
 
     def _collide_tiles(self, grid, held=None, asleep=None):
         """Move each particle from where it started the step to where the solver put it, through the

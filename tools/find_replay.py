@@ -57,14 +57,14 @@ def coin_waypoints(level: LevelData) -> list[tuple[float, float, float, float, i
 
 
 def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: float, tries: int = 3,
-         prefix: tuple = ()) -> tuple | None:
+         prefix: tuple = (), progress=None) -> tuple | None:
     """Buttons per step through as many of ``boxes`` (x, y, w, h[, coin id]; in order) as legs of ``leg``
     seconds reach -- a coin already taken on the way is passed -- then to the goal (``goal`` seconds).
 
     A waypoint touched in mid-air can be a trap (every way on dies or ends boxed in), so each leg keeps up
     to ``tries`` states that touched its waypoint. A state from which a search explores everything without
     reaching the next waypoint is a dead end and is dropped; when all of a waypoint's states are, the route
-    backs up to the waypoint before (the dead one is skipped)."""
+    backs up to the waypoint before (the dead one is skipped). ``progress(line)`` hears of each waypoint."""
     session = Session(level, feel)
     for b in prefix:  # the kept beginning: the search goes on from where it leaves the player
         session.step(b)
@@ -101,6 +101,8 @@ def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: floa
             i += 1
             continue
         found = run_leg(box, leg)
+        if progress is not None:
+            progress(f"waypoint {i + 1} of {len(boxes)}: {'reached' if found else 'skipped'}")
         if found:
             stack.append(found)
         elif not stack[-1]:
@@ -163,7 +165,8 @@ def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, arg
     if prefix:  # only the waypoints past where the kept beginning ends
         edge = (args.after[1] + 1) * ts
         boxes = [b for b in boxes if b[0] >= edge]
-    steps = tour(level, feel, boxes, args.leg, args.budget, prefix=prefix)
+    steps = tour(level, feel, boxes, args.leg, args.budget, prefix=prefix,
+                 progress=lambda line: print(f"{path.name}: {line}", file=sys.stderr, flush=True))
     if steps is None:
         raise SystemExit(f"{path}: no route to the goal within {args.budget:g} s")
     s = completes(level, feel, steps)

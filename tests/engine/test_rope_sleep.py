@@ -222,3 +222,100 @@ def test_a_frozen_rope_holds_still_unbrushed_and_moves_again_once_let_go():
         w.step()
     assert rope.points != before  # it hangs back down from where it was held, swinging
     assert all(abs(v) < 400.0 for i in range(1, 9) for v in rope.velocity(i))
+
+
+# -- every rope frozen: the step is skipped, exactly as if it had run ----------------------------------------
+
+def _frozen_world(rng):
+    w = World(TileGrid.from_ascii(MAP))
+    for _ in range(rng.randint(1, 4)):
+        cfg = RopeConfig(segments=rng.randint(2, 12), segment_length=rng.uniform(3.0, 9.0),
+                         nudge=rng.choice([0.0, 0.5]), sleep_speed=rng.choice([0.0, 2.0]), sleep_time=0.1)
+        w.add(Rope(rng.uniform(20.0, 600.0), rng.uniform(8.0, 120.0), cfg))
+    hero = w.add(Character(rng.uniform(20.0, 600.0), 100.0, 10.0, 14.0))
+    return w, hero
+
+
+def _change(rng, w, hero, saved):
+    """One change a game may make between two steps; ``saved``: the list holding the last snapshot."""
+    r = rng.random()
+    rope = rng.choice(w.ropes)
+    if r < 0.25:
+        for each in w.ropes:
+            each.frozen = True
+    elif r < 0.30:
+        rope.frozen = not rope.frozen
+    elif r < 0.34:
+        rope.push(-1, rng.uniform(-300.0, 300.0), 0.0)
+    elif r < 0.37 and hero._hold is None:
+        rope.attach(hero)
+        if rng.random() < 0.5:  # (a grab let go before the next step: the rope moved all the same)
+            rope.release(hero)
+    elif r < 0.40 and hero._hold is not None:
+        hero._hold.release(hero)
+    elif r < 0.43:
+        x, y = rope.pin
+        rope.pin = (x + rng.uniform(-8.0, 8.0), y)
+    elif r < 0.47:
+        kind = rng.choice([TileKind.SOLID, TileKind.EMPTY])
+        w.grid.set_tile(rng.randrange(w.grid.cols), rng.randrange(3, 9), kind)
+    elif r < 0.50:
+        if rng.random() < 0.5:  # (a snapshot of ropes frozen since the last step)
+            for each in w.ropes:
+                each.frozen = True
+        saved[:] = [w.snapshot()]
+    elif r < 0.53 and saved:
+        w.restore(saved[0])
+
+
+def _frozen_run(seed, reference: bool):
+    """A scene that freezes every rope most of the time and meanwhile pushes, grabs, lets go, moves pins,
+    edits tiles under the ropes and restores snapshots (up to three changes between two steps);
+    ``reference``: never skip a step. Per step: the world's state hash; and how many steps were skipped."""
+    rng = random.Random(seed)
+    w, hero = _frozen_world(rng)
+    hashes, saved, skipped = [], [], 0
+    for _ in range(200):
+        for _ in range(rng.choice([0, 1, 1, 2, 3])):
+            _change(rng, w, hero, saved)
+        rs = w._rope_set
+        if reference:
+            rs._quiet = None
+        quiet = rs._quiet
+        w.step(Buttons(right=rng.random() < 0.5, jump=rng.random() < 0.1))
+        skipped += quiet is not None and rs._quiet is quiet
+        hashes.append(w.state_hash())
+    return hashes, skipped
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_a_step_with_every_rope_frozen_is_skipped_only_where_it_would_change_nothing(seed):
+    """The rope set skips a step while every rope is frozen and the last step changed nothing (a tall level's
+    vines far from the view cost nothing); against a world that runs every step in full, the state hash is
+    the same after every step, through pushes, grabs, pins, tile edits and restored snapshots."""
+    fast, skipped = _frozen_run(seed, reference=False)
+    slow, _ = _frozen_run(seed, reference=True)
+    assert fast == slow
+    if seed == 0:
+        assert skipped > 20  # (and the skip happens)
+
+
+def test_a_frozen_rope_grabbed_and_let_go_between_two_steps_moves_as_in_a_full_step():
+    """A grab writes the particle at the hands (and its velocity); let go before the next step, the rope is
+    frozen and unheld again, but that step must still run."""
+    def run(skip: bool):
+        w = World(TileGrid.from_ascii(MAP))
+        rope = w.add(Rope(100.0, 40.0, RopeConfig(segments=8, segment_length=8.0)))
+        hero = w.add(Character(96.0, 60.0, 10.0, 14.0))
+        rope.frozen = True
+        for _ in range(4):
+            w.step(Buttons(right=True))
+        assert w._rope_set._quiet is not None  # (skipping from here)
+        rope.attach(hero)
+        rope.release(hero)
+        if not skip:
+            w._rope_set._quiet = None
+        w.step(Buttons(right=True))
+        return w.state_hash(), rope.points
+    assert run(skip=True) == run(skip=False)
+
