@@ -119,10 +119,10 @@ class Snapshot:
     """A World's simulation state at one step (opaque; see :func:`take`). Valid for its own world only."""
 
     __slots__ = ("world", "steps", "actors", "platforms", "triggers", "inside", "bodies", "boxes", "extra",
-                 "ropes", "order", "tiles", "crowds", "rope_tiles")
+                 "ropes", "order", "tiles", "crowds", "rope_memory")
 
     def __init__(self, world, steps, actors, platforms, triggers, inside, bodies, boxes, extra, ropes=(),
-                 order=(), tiles=None, crowds=(), rope_tiles=None):
+                 order=(), tiles=None, crowds=(), rope_memory=(False, False)):
         self.world = world
         self.steps = steps
         self.actors, self.platforms, self.triggers = actors, platforms, triggers
@@ -134,8 +134,8 @@ class Snapshot:
         self.order = order  # (generation, bodies) of the world's spatial hash: its members in its order
         self.tiles = tiles  # (grid, its edited tiles): set_tile edits are state too
         self.crowds = crowds  # ((crowd, its state: Crowd._state()), ...) in the world's crowd order
-        # had the tiles changed since the ropes' last step; was the last step one a step may skip (bools)
-        self.rope_tiles = rope_tiles
+        # had the tiles changed since the ropes' last step; may the next step be skipped (bools)
+        self.rope_memory = rope_memory
 
 
 def take(world, extra=()) -> Snapshot:
@@ -188,10 +188,9 @@ def put(world, snap: Snapshot) -> None:
         Trigger.moves += 1  # every world holding these triggers re-indexes them
     _put_hash(world, snap)
     _put_ropes(world._rope_set, snap.ropes)
-    memory = snap.rope_tiles
-    if grid is not world.grid and isinstance(memory, tuple):
-        memory = (memory[0], False)  # (a grid swapped in since: the next step runs in full)
-    world._rope_set._put_tiles_state(world.grid, memory)
+    changed, quiet = snap.rope_memory
+    # (a grid swapped in since: the next step runs in full)
+    world._rope_set._put_memory(world.grid, (changed, quiet and grid is world.grid))
     for crowd in world.crowds:
         if not any(crowd is c for c, _ in snap.crowds):
             crowd._world = None  # added after the snapshot

@@ -72,6 +72,11 @@ class RopeConfig:
             object.__setattr__(self, f.name, _check(f"rope.{f.name}", f, value))
 
 
+def _grid_key(grid) -> tuple:
+    """(grid, its edit version): what the set remembers of the tiles a step saw."""
+    return grid, getattr(grid, "version", 0)
+
+
 def _sleep_steps(cfg: RopeConfig, dt: float) -> int:
     """Steps a rope must stay slower than its sleep speed before it sleeps (at least one)."""
     return max(1, math.ceil(cfg.sleep_time / dt - 1e-9))
@@ -493,8 +498,7 @@ class _RopeSet:
             self._factors(d)
             self._quiet = None
         all_frozen = all(r._frozen and not r._holds and not r._kicks for r in self.ropes)
-        if all_frozen and not self._pins_moved and not self._following and \
-                self._quiet is not None and self._quiet == (grid, getattr(grid, "version", 0)):
+        if all_frozen and not self._pins_moved and not self._following and self._quiet == _grid_key(grid):
             return  # (the last step, from this same state, changed nothing)
         pos, prev, tmp, pins, cols = self._pos, self._prev, self._tmp, self._pins, self._cols
         if self._pins_moved:
@@ -556,12 +560,12 @@ class _RopeSet:
         self._rest_and_sleep(ends)
         # every rope frozen from the start (each one's prev is where it stays): the next step from here
         # changes nothing while the tiles, pins and ropes stay as they are
-        self._quiet = (grid, getattr(grid, "version", 0)) if all_frozen and not self._following else None
+        self._quiet = _grid_key(grid) if all_frozen and not self._following else None
 
     def _sleepers(self, grid, frozen=None):
         """Before a step: wake the ropes pushed, held or meeting changed tiles; the flat mask of the
         particles of the ropes still asleep or ``frozen`` (a list of bools per rope; None when none is)."""
-        if self._seen != (grid, getattr(grid, "version", 0)):
+        if self._seen != _grid_key(grid):
             for rope in self.ropes:  # tiles edited (or another grid): every rope looks again
                 rope._still = 0
             if frozen is None:
@@ -762,7 +766,7 @@ class _RopeSet:
     def _tile_table(self, grid):
         """A summed-area table of the grid's non-empty tiles (flat, (rows + 1) x (cols + 1)): the number
         of tiles in any box in four lookups. Also says whether the tiles changed since the last step."""
-        key = (grid, getattr(grid, "version", 0))
+        key = _grid_key(grid)
         changed = self._seen != key
         self._seen = key
         if self._tiles[0] != key:
@@ -783,18 +787,20 @@ class _RopeSet:
     def _tiles_state(self, grid) -> bool:
         """What the next step remembers of the tiles (for snapshots): have they changed since the last
         step (then it looks for particles a tile appeared on)?"""
-        return self._seen != (grid, getattr(grid, "version", 0))
+        return self._seen != _grid_key(grid)
 
     def _memory(self, grid) -> tuple[bool, bool]:
         """What a snapshot keeps of the set's memory of the last step: have the tiles changed since (see
         ``_tiles_state``), and may the next step be skipped (every rope frozen, nothing changed since)?"""
-        return self._tiles_state(grid), self._quiet is not None and self._quiet == (grid, getattr(grid, "version", 0))
+        key = _grid_key(grid)
+        return self._seen != key, self._quiet == key
 
-    def _put_tiles_state(self, grid, memory) -> None:
-        changed, quiet = memory if isinstance(memory, tuple) else (memory, False)
-        self._seen = None if changed else (grid, getattr(grid, "version", 0))
+    def _put_memory(self, grid, memory: tuple[bool, bool]) -> None:
+        changed, quiet = memory
+        key = _grid_key(grid)
+        self._seen = None if changed else key
         # (the state restored is the one the snapshot saw: a step from it could be skipped then, so now)
-        self._quiet = (grid, getattr(grid, "version", 0)) if quiet and not changed else None
+        self._quiet = key if quiet and not changed else None
 
     def _collide_tiles(self, grid, held=None, asleep=None):
         """Move each particle from where it started the step to where the solver put it, through the
