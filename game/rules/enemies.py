@@ -240,7 +240,8 @@ class Enemies:
         col, row = (ahead // ts).astype(np.int64), ((feet + 0.5) // ts).astype(np.int64)
         inside = (col >= 0) & (col < grid.cols) & (row >= 0) & (row < grid.rows)
         c, r = np.where(inside, col, 0), np.where(inside, row, 0)
-        floor = inside & (kinds[r, c] == TileKind.SOLID) & ((r == 0) | (kinds[np.maximum(r - 1, 0), c] == TileKind.EMPTY))
+        above = np.where(r > 0, kinds[np.maximum(r - 1, 0), c], TileKind.EMPTY)  # (off the map's top: empty)
+        floor = inside & (kinds[r, c] == TileKind.SOLID) & (above == TileKind.EMPTY)
         walkers = crowd.walkers
         for k in np.flatnonzero(look & ~floor).tolist():  # the rest: a raycast each (_ground_ahead)
             if not self._ground_ahead(walkers[k], int(d[k]), reach.item(k)):
