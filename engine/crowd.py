@@ -404,23 +404,30 @@ class Crowd:
 
     # -- triggers ----------------------------------------------------------------------------------------
     def _sense(self, triggers: list) -> list:
-        """The (trigger, walker) pairs overlapping now: walkers with a corner in a cell (``_CELL`` px)
-        holding a trigger are found all at once, then each is tested exactly as an actor is."""
+        """The (trigger, walker) pairs overlapping now, of triggers that sense the walker's group: walkers
+        with a corner in a cell (``_CELL`` px) holding such a trigger are found all at once, then each is
+        tested exactly as an actor is."""
         n = self._n
         if not n or not triggers:
             return []
-        key = (Trigger.moves, tuple(triggers))
-        if self._trigger_key != key:
-            self._trigger_key, self._trigger_index = key, _TriggerIndex(triggers)
-        index = self._trigger_index
         a = self._a
+        groups = a["group"][:n]
+        held = int(np.bitwise_or.reduce(groups))  # every group some walker is in
+        key = (Trigger.moves, Trigger.masks, held, tuple(triggers))
+        if self._trigger_key != key:
+            live = [t for t in triggers if t.senses & held]
+            self._trigger_key, self._trigger_index = key, _TriggerIndex(live) if live else None
+        index = self._trigger_index
+        if index is None:
+            return []
         x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
-        near = index.candidates(x, y, w, h)
+        near = index.candidates(x, y, w, h) & ((groups & np.uint64(index.senses)) != 0)
         pairs = []
         for i in np.flatnonzero(near).tolist():
-            walker = self.walkers[i]
+            walker, group = self.walkers[i], int(groups[i])
             bx, by, bw, bh = a["x"].item(i), a["y"].item(i), a["w"].item(i), a["h"].item(i)
-            pairs += [(t, walker) for t in index.near(bx, by, bw, bh) if overlaps(bx, by, bw, bh, t.x, t.y, t.w, t.h)]
+            pairs += [(t, walker) for t in index.near(bx, by, bw, bh)
+                      if t.senses & group and overlaps(bx, by, bw, bh, t.x, t.y, t.w, t.h)]
         return pairs
 
     # -- touches (World.step, _touches.py) ---------------------------------------------------------------
@@ -1021,7 +1028,9 @@ class _TriggerIndex:
         self.cells: dict[tuple[int, int], list] = {}
         self.big: list = []
         self.all = list(triggers)
+        self.senses = 0  # the groups any of them senses
         for t in triggers:
+            self.senses |= t.senses
             c0, r0, c1, r1 = (math.floor(t.x / cell), math.floor(t.y / cell), math.floor((t.x + t.w) / cell),
                               math.floor((t.y + t.h) / cell))
             if (c1 - c0 + 1) * (r1 - r0 + 1) > self.BIG:

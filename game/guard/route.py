@@ -419,6 +419,12 @@ class Search:
         for i, a in enumerate(s.world.actors):  # other actors (enemies, bullets) nearby
             if a is not p and abs(a.x - p.x) < reach and abs(a.y - p.y) < reach:
                 movers.append((-1 - i, int(a.x // cell), int(a.y // cell), round(a.vx), round(a.vy)))
+        crowd = s.enemies.crowd  # the walkers nearby, by enemy
+        if len(crowd):
+            index = s.enemies.index
+            for k in np.flatnonzero((np.abs(crowd.x - p.x) < reach) & (np.abs(crowd.y - p.y) < reach)).tolist():
+                w = crowd.walkers[k]
+                movers.append((-100000 - index[w], int(w.x // cell), int(w.y // cell), round(w.vx), round(w.vy)))
         step = s.world.steps
         for i, (tx, ty, first, period) in enumerate(self.turrets):  # when the next shot comes, nearby
             if abs(tx - cx) < 2 * reach and abs(ty - cy) < 2 * reach:

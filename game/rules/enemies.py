@@ -1,11 +1,12 @@
-"""Enemies: walkers, hoppers and flyers as engine actors in the level's world, their rules, and stomps.
+"""Enemies: walkers, hoppers and flyers in the level's world, their rules, and stomps.
 
-Each enemy is a plain engine ``Actor`` (group ``ENEMY``) stepped by the same ``World`` as the player, so
-slopes, one-way tiles and platforms apply. After every world step :meth:`Enemies.after_step` sets what
-each one does on the next:
+Walkers are the walkers of one engine ``Crowd`` (moved as a numpy batch, turning at walls and ledges by
+the engine's ``walk`` rule); hoppers and flyers are plain engine ``Actor``s (group ``ENEMY``). The same
+``World`` steps them with the player, so slopes, one-way tiles and platforms apply to all. After every
+world step :meth:`Enemies.after_step` sets what each actor does on the next:
 
 - ``walker`` walks at ``speed``; it turns round at a wall and where the ground ends ahead (it never walks
-  off an edge: the ground is probed one step ahead of its leading foot).
+  off an edge: the crowd probes for ground just ahead of its leading foot, down to half its width + 1 px).
 - ``hopper`` sits ``hop_period`` s, then hops to ``hop_height`` px at ``speed`` sideways; it turns round
   at walls, and before a hop whose landing spot has no ground under it.
 - ``flyer`` has no gravity and follows its ``route`` like a moving platform (ping-pong, ``wait`` s at
@@ -23,7 +24,9 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from engine import Actor, TileKind
+import numpy as np
+
+from engine import Actor, Crowd, TileKind, Walker
 
 __all__ = ["HERO", "ENEMY", "SHOT", "Enemies", "Puff", "launch", "route_position"]
 
@@ -45,7 +48,7 @@ class Puff(NamedTuple):
 
 
 class Enemy:
-    """One enemy: its spec, its engine actor, and the little state its rule keeps."""
+    """One enemy: its spec and its engine body (a crowd ``Walker`` for a walker, else an ``Actor``)."""
 
     __slots__ = ("actor", "spec")
 
@@ -88,19 +91,25 @@ class Enemies:
     def __init__(self, world, level):
         self.world = world
         self.level = level
-        self.all = [Enemy(spec, Actor(spec.x, spec.y, spec.w, spec.h, gravity_scale=0.0 if spec.kind == "flyer"
-                                      else 1.0, name=spec.name, data=spec, group=ENEMY))
-                    for spec in level.enemies]
-        self._index = {e.actor: i for i, e in enumerate(self.all)}
+        self.crowd = world.add(Crowd("enemies"))  # the walkers, stepped as one batch
+        self.all = [Enemy(spec, self._body(spec)) for spec in level.enemies]
+        self.index = {e.actor: i for i, e in enumerate(self.all)}  # body -> its enemy number
+        self._actors = [i for i, e in enumerate(self.all) if e.spec.kind != "walker"]  # ruled after each step
         n = len(self.all)
         self.alive = [True] * n
-        self.facing = [e.spec.facing for e in self.all]
+        self.facing = [e.spec.facing for e in self.all]  # (a walker's is its crowd row's direction)
         self.hop_left = [0] * n  # steps a hopper still sits on the ground
         self.epoch = [0] * n  # world step a flyer's route started at
         self.puffs: tuple[Puff, ...] = ()
-        for i, e in enumerate(self.all):
-            world.add(e.actor)
+        for i in range(n):
             self._start(i)
+
+    def _body(self, spec):
+        if spec.kind == "walker":
+            return self.crowd.add(spec.x, spec.y, spec.w, spec.h, speed=spec.speed, direction=spec.facing,
+                                  ledges=False, group=ENEMY, name=spec.name, data=spec)  # (ledges: _turn)
+        return self.world.add(Actor(spec.x, spec.y, spec.w, spec.h, gravity_scale=0.0 if spec.kind == "flyer"
+                                    else 1.0, name=spec.name, data=spec, group=ENEMY))
 
     # -- life -----------------------------------------------------------------------------------------------
     def _start(self, i: int) -> None:
@@ -111,6 +120,7 @@ class Enemies:
         self.hop_left[i] = self.hop_steps(spec)
         self.epoch[i] = self.world.steps
         if spec.kind == "walker":
+            a.direction = spec.facing
             a.vx = spec.facing * spec.speed
         elif spec.kind == "flyer":
             self._steer(i)
@@ -123,14 +133,16 @@ class Enemies:
                 self._start(i)
 
     def put(self, i: int, spec) -> None:
-        """Enemy ``i`` starts over as ``spec`` (an EnemySpec: where, which kind, how it moves), alive."""
+        """Enemy ``i`` starts over as ``spec`` (an EnemySpec: where, which kind, how it moves), alive, in a
+        body of its own."""
         e = self.all[i]
-        e.spec = spec
-        e.actor.w, e.actor.h = spec.w, spec.h
-        e.actor.gravity_scale = 0.0 if spec.kind == "flyer" else 1.0
-        if not self.alive[i]:
-            self.alive[i] = True
-            self.world.add(e.actor)
+        if self.alive[i]:
+            self._take_out(e.actor)
+        del self.index[e.actor]
+        e.spec, e.actor = spec, self._body(spec)
+        self.index[e.actor] = i
+        self.alive[i] = True
+        self._actors = [j for j, other in enumerate(self.all) if other.spec.kind != "walker"]
         self._start(i)
 
     def carry(self, old: Enemies) -> None:
@@ -145,21 +157,35 @@ class Enemies:
                 continue
             if not old.alive[j]:
                 self.alive[i] = False
-                self.world.remove(e.actor)
+                self._take_out(e.actor)
                 continue
             o = old.all[j].actor
             e.actor.teleport(o.x, o.y)
             e.actor.vx, e.actor.vy = o.vx, o.vy
+            if isinstance(o, Walker):
+                e.actor.direction = o.direction
             self.facing[i], self.hop_left[i], self.epoch[i] = old.facing[j], old.hop_left[j], old.epoch[j]
 
     def kill(self, actor: Actor, step: int) -> None:
-        i = self._index[actor]
+        i = self.index[actor]
         if not self.alive[i]:
             return
+        puff = Puff(step, actor.x + actor.w / 2, actor.y + actor.h / 2, self.all[i].spec.kind, actor.w, actor.h,
+                    self.facing_of(i))
         self.alive[i] = False
-        self.world.remove(actor)
-        self.puffs = (*self._recent(step), Puff(step, actor.x + actor.w / 2, actor.y + actor.h / 2,
-                                                 self.all[i].spec.kind, actor.w, actor.h, self.facing[i]))
+        self._take_out(actor)
+        self.puffs = (*self._recent(step), puff)
+
+    def _take_out(self, body) -> None:
+        if isinstance(body, Walker):
+            self.crowd.remove(body)
+        else:
+            self.world.remove(body)
+
+    def facing_of(self, i: int) -> int:
+        """Which way living enemy ``i`` faces: +1 right, -1 left."""
+        body = self.all[i].actor
+        return body.direction if isinstance(body, Walker) else self.facing[i]
 
     def _recent(self, step: int) -> tuple[Puff, ...]:
         hz = round(1.0 / self.world.dt)
@@ -170,35 +196,57 @@ class Enemies:
 
     # -- the rules, after each world step -------------------------------------------------------------
     def after_step(self, result, step: int) -> None:
-        """Turn, hop and steer for the next step; enemies squished or fallen out of the map die."""
+        """Hop and steer for the next step (the crowd turned the walkers in the step); enemies squished or
+        fallen out of the map die."""
         for a in result.squished:
-            if a in self._index:
+            if a in self.index:
                 self.kill(a, step)
         bottom = self.level.height
-        for i, e in enumerate(self.all):
+        crowd = self.crowd
+        if len(crowd):
+            for k in np.flatnonzero(crowd.y > bottom).tolist()[::-1]:  # (from the last row: rows move up)
+                self.kill(crowd.walkers[k], step)
+            self._turn(result)
+        for i in self._actors:
             if not self.alive[i]:
                 continue
+            e = self.all[i]
             a = e.actor
             if a.y > bottom:
                 self.kill(a, step)
-                continue
-            kind = e.spec.kind
-            if kind == "walker":
-                self._walk(i, a, e.spec)
-            elif kind == "hopper":
+            elif e.spec.kind == "hopper":
                 self._hop(i, a, e.spec)
             else:
                 self._steer(i)
 
-    def _walk(self, i: int, a: Actor, spec) -> None:
-        d = self.facing[i]
-        wall = a.wall
-        if wall is not None:
-            d = wall.normal[0] or -d  # away from what stopped it
-        elif a.on_ground and not self._ground_ahead(a, d, abs(spec.speed) * self.world.dt + LEDGE_PROBE):
-            d = -d
-        self.facing[i] = d
-        a.vx = d * spec.speed
+    def _turn(self, result) -> None:
+        """The walkers' rule, all at once: away from a wall its own move ran into; else, standing, round
+        where the ground ends ``speed * dt + LEDGE_PROBE`` px ahead of the leading foot (the crowd turns
+        them at walls only, its ledge probe being off)."""
+        crowd = self.crowd
+        d = crowd.direction  # (views of the crowd's rows)
+        look = crowd.on_ground.copy()
+        for ev in result.events:  # a walker's "wall": its own move stopped by a side (its x contact)
+            a = ev.actor
+            if ev.kind == "wall" and a.__class__ is Walker and a.index >= 0 and a.crowd is crowd:
+                d[a.index] = ev.normal[0]
+                look[a.index] = False
+        x, w, speed = crowd.x, crowd.w, crowd.speed
+        reach = np.abs(speed) * self.world.dt + LEDGE_PROBE
+        ahead = np.where(d > 0, x + w + reach, x - reach)
+        feet = crowd.y + crowd.h
+        grid = self.world.grid
+        ts, kinds = grid.tile_size, grid.kinds
+        col, row = (ahead // ts).astype(np.int64), ((feet + 0.5) // ts).astype(np.int64)
+        inside = (col >= 0) & (col < grid.cols) & (row >= 0) & (row < grid.rows)
+        c, r = np.where(inside, col, 0), np.where(inside, row, 0)
+        above = np.where(r > 0, kinds[np.maximum(r - 1, 0), c], TileKind.EMPTY)  # (off the map's top: empty)
+        floor = inside & (kinds[r, c] == TileKind.SOLID) & (above == TileKind.EMPTY)
+        walkers = crowd.walkers
+        for k in np.flatnonzero(look & ~floor).tolist():  # the rest: a raycast each (_ground_ahead)
+            if not self._ground_ahead(walkers[k], int(d[k]), reach.item(k)):
+                d[k] = -d[k]
+        crowd.vx[:] = d * speed
 
     def _ground_ahead(self, a: Actor, d: int, reach: float) -> bool:
         """Whether the ground goes on ``reach`` px ahead of the leading foot: a floor no lower than the
@@ -286,7 +334,7 @@ class Enemies:
         A stomp bounces the player; a side touch in the same step as a stomp is forgiven."""
         stomped, hit = [], None
         for t in touches:
-            if t.actor is not player or t.other not in self._index:
+            if t.actor is not player or t.other not in self.index:
                 continue
             if t.side == "top":
                 stomped.append(t.other)
@@ -306,10 +354,6 @@ class Enemies:
     def set_state(self, state: tuple) -> None:
         alive, facing, hop_left, epoch, self.puffs = state
         self.alive, self.facing, self.hop_left, self.epoch = list(alive), list(facing), list(hop_left), list(epoch)
-
-    def actors(self) -> list[Actor]:
-        """Every enemy's actor, dead or alive (a snapshot keeps them all)."""
-        return [e.actor for e in self.all]
 
 
 def launch(body, speed: float, jump: bool = False) -> None:

@@ -708,6 +708,39 @@ def test_walkers_fire_triggers_like_actors():
     assert not any(gone in batch.inside(t) for t in inside)
 
 
+def test_a_trigger_reports_only_the_walkers_of_the_groups_it_senses_like_actors():
+    """Groups and senses masks, changed while walking: the batch's trigger events are the actors'."""
+    grid = TileGrid.from_ascii("." * 30 + "\n" + "." * 30 + "\n" + "#" * 30, tile_size=8)
+    worlds = []
+    for _ in range(2):
+        world = World(grid)
+        for i, (x, senses) in enumerate(((0.0, 1), (60.0, 2), (100.0, 3), (150.0, 4), (200.0, 6))):
+            world.add(Trigger(x, 0.0, 30.0, 12.0, name=f"t{i}", senses=senses))
+        worlds.append(world)
+    solo, batch = worlds
+    crowd = batch.add(Crowd())
+    actors, dirs = [], []
+    for i in range(12):
+        x, group = 5.0 + 19.0 * i, (1, 2, 4)[i % 3]
+        actors.append(solo.add(Actor(x, 9.0, 6.0, 7.0, group=group)))
+        dirs.append(1 if i % 2 else -1)
+        crowd.add(x, 9.0, 6.0, 7.0, direction=dirs[-1], speed=60.0, group=group)
+        actors[-1].vx = dirs[-1] * 60.0
+    met = set()
+    for step in range(400):
+        if step == 150:  # a trigger senses another group; a walker (and its actor) changes group
+            solo.triggers[1].senses = batch.triggers[1].senses = 5
+            actors[4].group = crowd.walkers[4].group = 8
+        ra, rb = solo.step(), batch.step()
+        for i, a in enumerate(actors):
+            dirs[i] = walk(solo, a, dirs[i], 60.0)
+        events_a = [(e.kind, e.trigger.name, actors.index(e.actor)) for e in ra.triggers]
+        assert events_a == [(e.kind, e.trigger.name, e.actor.index) for e in rb.triggers], step
+        assert all(e.trigger.senses & e.actor.group for e in rb.triggers if e.kind != "exit")
+        met |= {(e.trigger.name, e.actor.group) for e in rb.triggers}
+    assert {("t0", 1), ("t1", 2), ("t1", 1), ("t1", 4), ("t2", 1), ("t2", 2), ("t3", 4), ("t4", 2), ("t4", 4)} <= met
+
+
 def test_walkers_sway_a_vine_like_actors():
     grid = TileGrid.from_ascii("." * 30 + "\n" + "." * 30 + "\n" + "." * 30 + "\n" + "#" * 30, tile_size=8)
     walkers = [dict(x=x, y=17.0, w=6.0, h=7.0, speed=50.0, direction=d, ledges=True, gravity=True, snap=True, vy=0.0)

@@ -97,7 +97,7 @@ def draw_level_objects(surf, art, session, alpha: float, view, t: float) -> None
         x, y = a.interpolated(alpha)
         kind = e.spec.kind
         pose = enemy_pose(kind, a, en.hop_left[i], en.hop_steps(e.spec)) if kind == "hopper" else ""
-        draw_enemy(surf, art, view, EnemyLook(kind, x, y, a.w, a.h, en.facing[i], pose, t))
+        draw_enemy(surf, art, view, EnemyLook(kind, x, y, a.w, a.h, en.facing_of(i), pose, t))
     for b in hz.bullets:
         x, y = b.interpolated(alpha)
         if _visible(view, surf, x, y, b.w, b.h):

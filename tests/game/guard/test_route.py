@@ -184,3 +184,21 @@ def test_a_failed_replay_seeds_from_the_last_place_it_stood_after_its_checkpoint
     probe = rep.seed.snap.session
     probe.restore(rep.seed.snap)
     assert probe.state_hash() == fresh.state_hash() and rep.seed.prefix == route[:n]
+
+
+def test_the_search_key_holds_the_walkers_near_the_player_and_not_those_far_off(write_map):
+    from game.guard.route import Search
+
+    def walker(name, x):
+        return (f'<object id="ID" name="{name}" type="enemy" x="{x}" y="96"><properties>'
+                '<property name="kind" value="walker"/></properties><point/></object>')
+
+    level = "\n".join(["." * 120] * 5 + [".P" + "." * 118, "#" * 120])
+    s = Session(load_level(write_map("key.tmx", level, [walker("near", 80), walker("far", 1800)])))
+    search = Search(s.level, session=s)
+    near, far = (e.actor for e in s.enemies.all)
+    key = search._key()
+    far.teleport(far.x - 64.0, far.y)
+    assert search._key() == key
+    near.teleport(near.x + 32.0, near.y)
+    assert search._key() != key

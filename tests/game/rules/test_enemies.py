@@ -1,6 +1,7 @@
 """Enemies in play: walkers turn at walls and ledges, hoppers hop, flyers patrol, stomps and hits."""
 
 import math
+from dataclasses import replace
 import os
 from types import SimpleNamespace
 
@@ -9,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import Buttons, TileGrid, World
-from game.rules.enemies import Enemies, route_position
+from game.rules.enemies import LEDGE_PROBE, Enemies, route_position
 from game.files.levelkinds import EnemySpec
 from game.files.levelfile import load_level
 from game.rules.session import Session
@@ -258,3 +259,127 @@ def test_a_walker_walks_up_and_down_slopes_and_turns_at_a_step_up():
     assert min(x for x, _, _ in seen) == pytest.approx(16.0)  # the wall at the far left
     assert max(x for x, _, _ in seen) == pytest.approx(208 - 14)  # the block on top of the hill: a wall
     assert min(y for _, y, _ in seen) == pytest.approx(48 - 12)  # up on the hill's plateau
+
+
+# -- the walkers' batch against the obvious rule: each walker an Actor, turned one by one ---------------
+
+def reference_walk(enemies, actor, d: int, speed: float) -> int:
+    """The walkers' rule for one plain Actor (what Enemies did before its walkers were a Crowd): away from
+    the wall its own move ran into; standing, round where no ground is one step ahead."""
+    wall = actor.wall
+    if wall is not None:
+        d = wall.normal[0] or -d
+    elif actor.on_ground and not enemies._ground_ahead(actor, d, abs(speed) * enemies.world.dt + LEDGE_PROBE):
+        d = -d
+    actor.vx = d * speed
+    return d
+
+
+@st.composite
+def walker_scenes(draw):
+    """Floors of solid, one-way and hill runs at random heights with gaps (walled or open map sides),
+    sometimes a lift or a solid platform crossing them, and walkers of every size and speed on them."""
+    cols = draw(st.integers(8, 40))
+    grid = [["."] * cols for _ in range(9)]
+    c = 0
+    while c < cols:
+        run, row = draw(st.integers(1, 8)), draw(st.integers(3, 8))
+        ch = draw(st.sampled_from("##=^/\\")) if draw(st.integers(0, 5)) else "."
+        for k in range(c, min(cols, c + run)):
+            grid[row][k] = "#" if ch in "^/\\" else ch
+        if ch == "^" and run >= 3 and c + run <= cols:
+            grid[row - 1][c:c + run] = ["/"] + ["#"] * (run - 2) + ["\\"]
+        elif ch in "/\\" and row > 1:
+            grid[row - 1][c] = ch
+        c += run
+    if draw(st.booleans()):  # a wall somewhere
+        k = draw(st.integers(0, cols - 1))
+        for r in range(draw(st.integers(0, 6)), 9):
+            grid[r][k] = "#"
+    text = "\n".join("".join(r) for r in grid)
+    spots = [(k, r) for k in range(cols) for r in range(1, 9) if grid[r][k] in "#=" and grid[r - 1][k] == "."]
+    assume(spots)
+    walkers = []
+    for _ in range(draw(st.integers(1, 12))):
+        col, row = draw(st.sampled_from(spots))
+        w, h = draw(st.integers(3, 20)), draw(st.integers(3, 16))
+        walkers.append((col, row, w, h, draw(st.floats(0.0, 300.0)), draw(st.sampled_from((-1, 1))),
+                        draw(st.floats(-8.0, 8.0))))
+    lift = None
+    if draw(st.integers(0, 2)) == 0:
+        lift = (draw(st.integers(0, cols - 2)), draw(st.integers(2, 7)), draw(st.integers(2, 6)),
+                draw(st.floats(10.0, 120.0)), draw(st.booleans()), draw(st.booleans()))
+    walled = draw(st.booleans())
+    return text, walkers, lift, walled, draw(st.sampled_from((30, 60, 120, 144)))
+
+
+def _world(text, lift, walled, hz):
+    from engine import Edges, FeelConfig, Path, Platform
+    from engine.feel import Physics
+
+    edges = Edges() if walled else Edges(left=False, right=False)
+    world = World(TileGrid.from_ascii(text, edges=edges), feel=FeelConfig(physics=Physics(hz=hz)))
+    if lift is not None:
+        col, row, width, speed, one_way, vertical = lift
+        x, y = col * 16.0, row * 16.0 - 4.0
+        end = (x, y + 48.0) if vertical else (x + 96.0, y)
+        world.add(Platform(x, y, width * 16.0, 8.0, Path([(x, y), end], speed=speed, mode="ping-pong"),
+                           one_way=one_way))
+    return world
+
+
+@settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")), deadline=None,
+          derandomize=not os.environ.get("HYPOTHESIS_EXAMPLES"), suppress_health_check=list(HealthCheck))
+@given(walker_scenes())
+def test_the_walkers_batch_moves_and_turns_them_as_the_rule_moves_actors(scene):
+    """Every step, every walker of the game's crowd is where the same walker is as a plain Actor turned by
+    the obvious rule (positions, velocities, on the ground, facing), and they die (squished, fallen out)
+    at the same steps."""
+    from engine import Actor
+
+    text, walkers, lift, walled, hz = scene
+    fast, slow = _world(text, lift, walled, hz), _world(text, lift, walled, hz)
+    specs = []
+    for n, (col, row, w, h, speed, facing, dx) in enumerate(walkers):
+        x = min(max(col * 16 + (16 - w) / 2 + dx, 0.0), fast.grid.width - w)
+        specs.append(EnemySpec(n + 1, f"w{n}", "walker", x, row * 16.0 - h, float(w), float(h), facing, speed,
+                               0.0, 1.0, (), 0.0))
+    level = SimpleNamespace(enemies=specs, height=fast.grid.height)
+    enemies = Enemies(fast, level)
+    rule = object.__new__(Enemies)
+    rule.world = slow
+    actors = [slow.add(Actor(s.x, s.y, s.w, s.h, name=s.name)) for s in specs]
+    for a, s in zip(actors, specs, strict=True):
+        a.vx = s.facing * s.speed
+    facing, alive = [s.facing for s in specs], [True] * len(specs)
+    for step in range(240):
+        enemies.after_step(fast.step(), fast.steps)
+        squished = slow.step().squished
+        for i, (a, s) in enumerate(zip(actors, specs, strict=True)):
+            if alive[i]:
+                if a in squished or a.y > slow.grid.height:
+                    alive[i] = False
+                    slow.remove(a)
+                else:
+                    facing[i] = reference_walk(rule, a, facing[i], s.speed)
+        assert enemies.alive == alive, step
+        for i, a in enumerate(actors):
+            if alive[i]:
+                b = enemies.all[i].actor
+                assert (b.x, b.y, b.vx, b.vy, b.on_ground, enemies.facing_of(i)) == \
+                    (a.x, a.y, a.vx, a.vy, a.on_ground, facing[i]), (step, i, text)
+
+
+def test_put_starts_an_enemy_over_as_another_kind_in_a_body_of_its_own(write_map):
+    level = "\n".join(["." * 20] * 5 + [".P" + "." * 18, "#" * 20])
+    s = Session(load_level(write_map("put.tmx", level, [enemy("a", "walker", 200, 96), enemy("b", "hopper", 260, 96)])))
+    walker, hopper = s.enemies.all[0].actor, s.enemies.all[1].actor
+    assert walker in s.enemies.crowd.walkers and hopper in s.world.actors
+    spec_a, spec_b = s.enemies.all[0].spec, s.enemies.all[1].spec
+    s.enemies.put(0, replace(spec_b, x=40.0))
+    s.enemies.put(1, replace(spec_a, x=280.0))
+    assert walker.index < 0 and hopper not in s.world.actors  # the old bodies are gone
+    a, b = s.enemies.all[0].actor, s.enemies.all[1].actor
+    assert a in s.world.actors and b in s.enemies.crowd.walkers and s.enemies.alive == [True, True]
+    run(s, NONE, 120)
+    assert b.on_ground and b.x != 280.0 and s.enemies.hop_left[0] != s.enemies.hop_steps(s.enemies.all[0].spec)

@@ -60,7 +60,7 @@ def test_restoring_a_snapshot_then_replaying_gives_identical_hashes_with_every_k
             s.step(b)
             again.append(s.state_hash())
         assert again == hashes[at:], at
-    assert len(s.world.actors) > 1 and s.blocks.state() and s.enemies.state()
+    assert len(s.world.actors) + len(s.enemies.crowd) > 1 and s.blocks.state() and s.enemies.state()
 
 
 def test_a_snapshot_keeps_bullets_crumbles_broken_blocks_and_dead_enemies():
