@@ -654,8 +654,11 @@ class Crowd:
         ahead = dx + (PROBE + _MARGIN)
         vx, facing = a["vx"][:n], a["direction"][:n]
         to_right, to_left = (vx > 0.0) | (facing > 0), (vx < 0.0) | (facing < 0)
-        right = np.where(to_right, ahead, 0.0)
-        left = np.where(to_left, ahead, 0.0)
+        x1 = x + w
+        # how far each side reaches: ahead on the side it moves or looks to; behind, only a solid strictly
+        # overlapping its column (``s0 < x1`` is ``s0 <= nextafter(x1, -inf)``: one comparison either way)
+        out_right = np.where(to_right, x1 + ahead, np.nextafter(x1, -np.inf))
+        out_left = np.where(to_left, x - ahead, np.nextafter(x, np.inf))
         depth = a["ledge_depth"][:n]
         depth = np.where(np.isnan(depth), 0.5 * w + DEPTH_PAD, depth)  # px: walk()'s ledge probe below the feet
         # px: a fall or a rise, a snap, a step up, a climb, and the ledge probe's reach down
@@ -690,9 +693,7 @@ class Crowd:
                 rx = ry = p.path.speed * dt + _MARGIN
             boxes.append((p.x - rx, p.x + p.w + rx, p.y - ry, p.y + p.h + ry))
         s0, s1, s2, s3 = (np.array(v)[:, None] for v in zip(*boxes, strict=True))  # (solids x walkers, at once)
-        x1 = x + w
-        return ((s0 <= x1 + right) & (to_right | (s0 < x1)) & (x - left <= s1) & (to_left | (x < s1))
-                & (s2 <= y + h + tall) & (y - tall <= s3)).any(axis=0)
+        return ((s0 <= out_right) & (out_left <= s1) & (s2 <= y + h + tall) & (y - tall <= s3)).any(axis=0)
 
     def _stand(self, i: int) -> _Stand:
         """Walker ``i`` as a plain Actor (its state copied in)."""
@@ -775,16 +776,18 @@ class Crowd:
                             else e.actor.walker.index)
             st.events += events
 
-    def _one(self, world, d, st, s: _Stand, events: list) -> None:
+    def _one(self, world, d, st, s: _Stand, events: list, near: bool = True) -> None:
         """One walker through the per-actor path as the stand-in ``s``: ``World._move_plain``, a pushable
-        crate it walked into pushed, its events (as ``World.step`` notes them); ``_walk_and_store`` follows."""
+        crate it walked into pushed, its events (as ``World.step`` notes them); ``_walk_and_store`` follows.
+        ``near``: it may meet a platform or a solid actor this step (else none is looked at: the near test
+        found none it can reach)."""
         if s.squished:
             s.contacts = []
         else:
             _finite_velocity(s.walker, s.vx, s.vy)
             was_grounded, x0 = s.on_ground, s.x
-            world._move_plain(s, d, st.around(s, d.dt) if st.crates else world.platforms)
-            if st.crates and s.contacts:
+            world._move_plain(s, d, (st.around(s, d.dt) if st.crates else world.platforms) if near else ())
+            if near and st.crates and s.contacts:
                 world._push_crates(s, x0, st)  # (a walker pushes a pushable crate as an actor does)
             s._clear = (s.x, s.y, s.w, s.h)
             hits = s.contacts
@@ -918,8 +921,8 @@ class Crowd:
             rest = np.flatnonzero(~easy)
         for k in rows[rest].tolist():  # (their rows still hold the step's start)
             s = self._stand(k)
-            self._one(world, d, st, s, events)
-            self._walk_and_store(world, s)  # (no crate near it: nothing later moves it this step)
+            self._one(world, d, st, s, events, near=False)  # (not a stand-in: no platform or crate near it)
+            self._walk_and_store(world, s)  # (nothing later moves it this step)
         if rest.size:
             keep = np.flatnonzero(easy)
             rows, x, out_x, out_y, out_vy, mid_y, top, vx, vy_new = (rows[keep], x[keep], out_x[keep], out_y[keep],
