@@ -202,3 +202,32 @@ def test_the_search_key_holds_the_walkers_near_the_player_and_not_those_far_off(
     assert search._key() == key
     near.teleport(near.x + 32.0, near.y)
     assert search._key() != key
+
+
+def test_a_gone_crumble_is_in_the_key_with_its_return_time_only_near_the_player():
+    """Near the player: when it comes back, in RETURN_GRAIN steps; farther than a jump: only that it is gone
+    (its countdown would split every state around into one per moment, while it cannot matter yet)."""
+    from pathlib import Path
+
+    from game.guard.route import RETURN_GRAIN, Search
+
+    level = load_level(Path(__file__).resolve().parents[2] / "maps" / "kinds.tmx")
+    s = Session(level)
+    search = Search(level, session=s)
+    b, step = s.blocks, s.world.steps
+    i = next(k for k, c in enumerate(level.crumbles) if (20, 8) in c.cells)
+    b.fell[i], b.back[i] = step, step + 100
+    crumble = level.crumbles[i]
+    grain = round(RETURN_GRAIN * search.feel.physics.hz)
+    p = s.player
+    p.teleport(crumble.x, crumble.y - p.h - 1.0)
+    near = search._parts_key(step)[2]
+    assert (i, 1, 100 // grain) in near
+    b.back[i] = step + 100 - grain  # a moment sooner: another key
+    assert search._parts_key(step)[2] != near
+    away = crumble.x + search.reach + 200.0
+    p.teleport(away if away < level.width - p.w else crumble.x - search.reach - 200.0, p.y)
+    far = search._parts_key(step)[2]
+    assert (i, 1) in far
+    b.back[i] = step + 20
+    assert search._parts_key(step)[2] == far
