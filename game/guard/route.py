@@ -32,7 +32,8 @@ and every later rule count), jumping between branches with ``Session.snapshot`` 
   (shaking: steps until it falls; gone: that it is, and for one within a jump of the player when it comes
   back, in half seconds), so waiting for a lift is a real choice while waiting in an empty field is not.
   (A far crumble's countdown made every state around one per moment: level 8's search from the start
-  ran out of 60,000 states; with this it finishes in 56,914.) Coins taken are not in the key: coins never change the physics.
+  ran out of 60,000 states; with this it finishes in 56,914.) Coins taken are not in the key: coins never
+  change the physics.
 - **Guidance**: a distance field over the tile grid from the target (Dijkstra through every non-solid
   tile; climbing dearer than walking or falling, air with nothing to land on within a jump's height
   dearer still) scores each state, a state in the air by where it would land; the open state with the
