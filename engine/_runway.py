@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+from . import _motion
 from .bodies import Contact, Ground
 from .geometry import place_before
 from .tiles import EMPTY, ONE_WAY, SLOPE, SOLID
@@ -65,8 +66,8 @@ def find(grid, a):
     if place_before(t, h) != y or t - 1.0 <= grid._y_hi < t + ts:
         return None  # not standing right on the top; or a bottom wall edge within a tile below it
     lo_row = max(0, min(_floor(y / ts), r - 2))  # the box's rows and the two find_support reads for slopes
-    c0 = c1 = _floor((x + w * 0.5) / ts)  # (the stretch is looked for from the column under the centre)
-    if c0 < 0 or c1 >= cols:
+    c0 = _floor((x + w * 0.5) / ts)  # (the stretch is looked for from the column under the centre)
+    if c0 < 0 or c0 >= cols:
         return None
 
     def good(c: int) -> bool:
@@ -78,10 +79,12 @@ def find(grid, a):
                 return False
         return True
 
-    for c in range(c0, c1 + 1):
-        if not good(c):
+    if not good(c0):  # the centre past the end of a stretch the box covers (a hill's edge): from its column
+        first, last = max(0, _floor(x / ts)), min(cols - 1, _ceil((x + w) / ts) - 1)
+        c0 = next((c for c in sorted(range(first, last + 1), key=lambda c: abs(c - c0)) if good(c)), None)
+        if c0 is None:
             return None
-    ca, cb = c0, c1
+    ca = cb = c1 = c0
     while ca > 0 and c0 - ca < REACH and good(ca - 1):
         ca -= 1
     while cb < cols - 1 and cb - c1 < REACH and good(cb + 1):
@@ -291,7 +294,11 @@ def find_slope(grid, a):
             v = k[rr * cols + c]
             if v == SOLID or v == SLOPE:
                 return None
-    blocked = frozenset(c for c in range(c_from, c_to + 1) if c != cc and k[r * cols + c] in (SOLID, SLOPE))
+    # the columns whose entry stops the leading edge or steps it up (_x_blocked_at_column in this row: a
+    # solid; a slope with a face on the side it is entered from, right of the centre from its left)
+    base, faces_l, faces_r = r * cols, grid._wall_l, grid._wall_r
+    blocked = frozenset(c for c in range(c_from, c_to + 1) if c != cc and (
+        k[base + c] == SOLID or k[base + c] == SLOPE and (faces_l if c > cc else faces_r)[base + c] is not None))
     solid_row = any(k[r * cols + c] == SOLID for c in range(c_from, c_to + 1))
     return [grid, grid.version, _SLOPE_GROUND, math.nan, w, h, cc, i, "slope", r, sl, sr, bottom, blocked, half,
             c_from, c_to, solid_row, r_lo, c_from, c_to, None]
@@ -308,8 +315,8 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
     x, y, w, h = a.x, a.y, a.w, a.h
     cx = x + w * 0.5
     u = cx / ts
-    if _floor(u) != cc or not 1e-6 < u - cc < 1.0 - 1e-6:
-        return False  # off the tile, or on a column edge (the contact's tile is a tie there)
+    if _floor(u) != cc:
+        return False  # off the tile
     top_ok, bottom_ok = r * ts + MARGIN, bottom - MARGIN
     s0 = bottom - (sl + (sr - sl) * ((cx - cc * ts) / ts))  # find_support's surface under the centre
     if not top_ok < s0 < bottom_ok or place_before(s0, h) != y:
@@ -347,7 +354,9 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
             return False
     if blockers and near(blockers, x, tx, min(y, y1), w, h, float(ts)):
         return False
-    a.contacts = [_new(Contact, (_FLOOR_NORMAL, "slope", None, (cc, r), vx, vy_new))]
+    # the contact's tile: the slope under the centre, or on a column edge the nearest (move_y's own rule)
+    tile = (cc, r) if 1e-6 < u - cc < 1.0 - 1e-6 else _motion._support_tile(grid, a, s0, "slope")
+    a.contacts = [_new(Contact, (_FLOOR_NORMAL, "slope", None, tile, vx, vy_new))]
     a.vy = 0.0
     a.x = tx
     a.y = y1
