@@ -36,17 +36,15 @@ ENABLED = True  # False: every actor takes the general path (the differential te
 def find(grid, a):
     """The runway of actor ``a`` standing on a flat tile top (``a.ground`` solid or one-way, no body), or
     None. A runway is the list ``[grid, version, ground, y, w, h, x_min, x_max, kind, row, top, below,
-    hang_min, hang_max, col_lo, col_hi, dx_max, half_w, row_lo, col_from, col_to, fall, hang_lo, hang_hi,
-    probe]``: the box x range ``[x_min, x_max]`` it is valid over at height ``y`` for a ``w`` x ``h`` box;
+    hang_min, hang_max, col_lo, col_hi, dx_max, half_w, row_lo, col_from, col_to, fall, hang_lo,
+    hang_hi]``: the box x range ``[x_min, x_max]`` it is valid over at height ``y`` for a ``w`` x ``h`` box;
     the ground and contact kind; the tile row of the floor and its top (px); ``below`` (px): a fall
     reaching less than this past the top stays in that row; the wider box x range over the gaps, slopes
     and ramps' feet at its ends, valid while the box's centre is over the columns ``col_lo..col_hi`` of
     the stretch (or hangs over ``hang_lo..hang_hi``: see ``hangs``); the largest ``|dx|`` (px) a step may
     move it by; ``w / 2``; the tiles it was read from (rows ``row_lo..row``, columns
-    ``col_from..col_to``); the fall from rest (px per step) last found to land on it (``falls_in``);
-    whether ``walk``'s ledge probe reaches the floor's row (found when first asked). A tile edit there, or
-    a new grid, drops it; ``version`` is the grid's version it is known to hold at (``World._sync_tiles``
-    moves it on past edits elsewhere)."""
+    ``col_from..col_to``); the fall from rest (px per step) last found to land on it (``falls_in``). A
+    tile edit there, or a new grid, drops it (``World._sync_tiles``)."""
     g = a.ground
     if g is None or g.platform is not None:
         return None
@@ -146,7 +144,7 @@ def find(grid, a):
     # wider than any rounding of the sums
     dx_max = below - (w * 0.5 + 0.5) - 1e-6
     return [grid, grid.version, Ground(kind, None, code == ONE_WAY), y, w, h, x_min, x_max, kind, r, t, below,
-            hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None, ha, hb, None]
+            hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None, ha, hb]
 
 
 def falls_in(run, dy: float) -> bool:

@@ -57,14 +57,11 @@ def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True,
     else:
         if ledges and actor.on_ground:
             grid = world.grid
-            run = actor._run  # on a flat runway (its y, size and tiles as found): the probe may meet its floor
-            if run is not None and actor.y == run[3] and run[1] == grid.version and run[0] is grid \
-                    and ledge_depth is None and actor.w == run[4] and actor.h == run[5]:
-                meets = run[24]
-                if meets is None:
-                    meets = run[24] = _probe_meets(run, grid)
-                if meets and run[14] <= math.floor((actor.x + actor.w + PROBE if d > 0 else actor.x - PROBE)
-                                                   / grid.tile_size) <= run[15]:
+            if ledge_depth is None:  # the usual case first: a tile in the probe's top row is ground ahead
+                x, ts, cols = actor.x, grid.tile_size, grid.cols
+                col = math.floor((x + actor.w + PROBE if d > 0 else x - PROBE) / ts)
+                row = math.floor((actor.y + actor.h + PROBE) / ts)  # (_ground_ahead's r0: the depth is > PROBE)
+                if 0 <= col < cols and 0 <= row < grid.rows and grid._k[row * cols + col] != EMPTY:
                     actor.vx = d * speed
                     return d
             if not _ground_ahead(grid, world.platforms, actor.x, actor.y, actor.w, actor.h, d,
@@ -72,17 +69,6 @@ def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True,
                 d = -d
     actor.vx = d * speed
     return d
-
-
-def _probe_meets(run, grid) -> bool:
-    """Does ``walk``'s default probe from an actor on flat runway ``run`` (``_runway.find``) span the row of
-    its floor? Then a probe over a column of the stretch meets a tile (the stretch's own): ground ahead,
-    whatever else ``_ground_ahead`` would look at."""
-    feet = run[3] + run[5]
-    depth = run[4] * 0.5 + DEPTH_PAD
-    ts = grid.tile_size
-    r0, r1 = math.floor((feet + min(PROBE, depth)) / ts), math.floor((feet + depth) / ts)
-    return max(r0, 0) <= run[9] <= min(r1, grid.rows - 1)
 
 
 def _depth(owner: str, w: float, depth) -> float:
@@ -728,7 +714,7 @@ class Crowd:
         s.ground = None if kind < 0 else Ground(_batch.KINDS[kind], a["ground_platform"][i],
                                                 a["ground_one_way"].item(i))
         s.contacts = _UNREAD  # (every path that reads contacts sets them first; settle keeps them)
-        s.drop_platform = s._run = None  # (never on a runway: walk() reads it)
+        s.drop_platform = None
         box = (s.x, s.y, s.w, s.h)
         s._clear = box if (a["clear_x"].item(i), a["clear_y"].item(i), a["clear_w"].item(i),
                            a["clear_h"].item(i)) == box else None

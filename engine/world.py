@@ -566,14 +566,9 @@ class World:
                 for a in query(x, y, ts, ts):
                     if isinstance(a, Actor) and overlaps(x, y, ts, ts, a.x, a.y, a.w, a.h):
                         a._clear = None
-            version = grid.version
             for a in self.actors:  # (a runway read from an edited tile is looked for again)
-                run = a._run
-                if run is not None:
-                    if _runway.edited(run, changes):
-                        a._run = None
-                    else:
-                        run[1] = version  # (its tiles are as they were at this version: see walk)
+                if a._run is not None and _runway.edited(a._run, changes):
+                    a._run = None
         for crowd in self.crowds:
             crowd._recheck(grid, changes)
         self._tiles_grid, self._tiles_seen = grid, grid.version
