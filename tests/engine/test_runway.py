@@ -226,7 +226,7 @@ def test_walkers_on_the_benchmark_map_mostly_take_runways_and_match():
               for x, y, d in sc.starts]
     steps = 200
     taken = run_both(sc.grid, actors, [], [], False, steps)
-    assert taken > 0.95 * steps * len(actors)  # flat runs, hill edges, ramps' feet, slopes (96.5 %)
+    assert taken > 0.95 * steps * len(actors)  # flat runs, hill edges, ramps' feet, slopes (98 %; main 91 %)
 
 
 def _general_steps(world, actor, steps: int, where) -> int:
