@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import math
 
+from . import _motion
 from .bodies import Contact, Ground
 from .geometry import place_before
 from .tiles import EMPTY, ONE_WAY, SLOPE, SOLID
 
 EPS = 1e-6  # px: as in _motion.py
 REACH = 64  # columns: how far either way a runway is looked for
-_floor = math.floor
+_floor, _ceil = math.floor, math.ceil
 _new = tuple.__new__
 _FLOOR_NORMAL = (0, -1)
 
@@ -35,14 +36,15 @@ ENABLED = True  # False: every actor takes the general path (the differential te
 def find(grid, a):
     """The runway of actor ``a`` standing on a flat tile top (``a.ground`` solid or one-way, no body), or
     None. A runway is the list ``[grid, version, ground, y, w, h, x_min, x_max, kind, row, top, below,
-    hang_min, hang_max, col_lo, col_hi, dx_max, half_w, row_lo, col_from, col_to, fall]``: the box x range
-    ``[x_min, x_max]`` it is valid over at height ``y`` for a ``w`` x ``h`` box; the ground and contact
-    kind; the tile row of the floor and its top (px); ``below`` (px): a fall reaching less than this past
-    the top stays in that row; the wider box x range over the gaps at its ends, valid while the box's
-    centre is over the columns ``col_lo..col_hi`` of the stretch; the largest ``|dx|`` (px) a step may
+    hang_min, hang_max, col_lo, col_hi, dx_max, half_w, row_lo, col_from, col_to, fall, hang_lo,
+    hang_hi]``: the box x range ``[x_min, x_max]`` it is valid over at height ``y`` for a ``w`` x ``h`` box;
+    the ground and contact kind; the tile row of the floor and its top (px); ``below`` (px): a fall
+    reaching less than this past the top stays in that row; the wider box x range over the gaps, slopes
+    and ramps' feet at its ends, valid while the box's centre is over the columns ``col_lo..col_hi`` of
+    the stretch (or hangs over ``hang_lo..hang_hi``: see ``hangs``); the largest ``|dx|`` (px) a step may
     move it by; ``w / 2``; the tiles it was read from (rows ``row_lo..row``, columns
-    ``col_from..col_to``); the fall from rest (px per step) last found to land on it (``falls_in``). A tile
-    edit there, or a new grid, drops it (``World._sync_tiles``)."""
+    ``col_from..col_to``); the fall from rest (px per step) last found to land on it (``falls_in``). A
+    tile edit there, or a new grid, drops it (``World._sync_tiles``)."""
     g = a.ground
     if g is None or g.platform is not None:
         return None
@@ -62,8 +64,8 @@ def find(grid, a):
     if place_before(t, h) != y or t - 1.0 <= grid._y_hi < t + ts:
         return None  # not standing right on the top; or a bottom wall edge within a tile below it
     lo_row = max(0, min(_floor(y / ts), r - 2))  # the box's rows and the two find_support reads for slopes
-    c0 = c1 = _floor((x + w * 0.5) / ts)  # (the stretch is looked for from the column under the centre)
-    if c0 < 0 or c1 >= cols:
+    c0 = _floor((x + w * 0.5) / ts)  # (the stretch is looked for from the column under the centre)
+    if c0 < 0 or c0 >= cols:
         return None
 
     def good(c: int) -> bool:
@@ -75,10 +77,12 @@ def find(grid, a):
                 return False
         return True
 
-    for c in range(c0, c1 + 1):
-        if not good(c):
+    if not good(c0):  # the centre past the end of a stretch the box covers (a hill's edge): from its column
+        first, last = max(0, _floor(x / ts)), min(cols - 1, _ceil((x + w) / ts) - 1)
+        c0 = next((c for c in sorted(range(first, last + 1), key=lambda c: abs(c - c0)) if good(c)), None)
+        if c0 is None:
             return None
-    ca, cb = c0, c1
+    ca = cb = c1 = c0
     while ca > 0 and c0 - ca < REACH and good(ca - 1):
         ca -= 1
     while cb < cols - 1 and cb - c1 < REACH and good(cb + 1):
@@ -105,6 +109,27 @@ def find(grid, a):
         ea -= 1
     while eb < cols - 1 and eb - cb < hang and over(eb + 1):
         eb += 1
+    ha, hb = ea, eb  # the columns the centre may be over (past the stretch: see hangs)
+
+    # At the foot of a ramp beside a solid stretch (a slope in the row above the floor, its edge toward the
+    # stretch at height 0) the box may overlap the slope's column while its centre stays on the stretch:
+    # find_support meets the slope's edge at the top's height, where the solid outranks it, and the X pass
+    # meets no face there (the edge's face has height 0).
+    def foot(c: int, edge: dict) -> bool:
+        i = (r - 1) * cols + c
+        if k[i] != SLOPE or edge[i] != 0.0:
+            return False
+        for rr in range(lo_row, r - 1):
+            v = k[rr * cols + c]
+            if v == SOLID or v == SLOPE:
+                return False
+        return True
+
+    if code == SOLID and r > 0:
+        if ea == ca and ca > 0 and foot(ca - 1, grid._sr):
+            ea = ca - 1
+        if eb == cb and cb < cols - 1 and foot(cb + 1, grid._sl):
+            eb = cb + 1
     x_lo, x_hi = grid._x_lo, grid._x_hi
     x_min = max(float(ca * ts), x_lo)
     x_max = place_before(min(float((cb + 1) * ts), x_hi), w)  # (then x + w never passes the edge)
@@ -119,7 +144,7 @@ def find(grid, a):
     # wider than any rounding of the sums
     dx_max = below - (w * 0.5 + 0.5) - 1e-6
     return [grid, grid.version, Ground(kind, None, code == ONE_WAY), y, w, h, x_min, x_max, kind, r, t, below,
-            hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None]
+            hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None, ha, hb]
 
 
 def falls_in(run, dy: float) -> bool:
@@ -150,6 +175,10 @@ def step(a, grid, d, blockers, max_speed: float) -> bool:
     g = a.ground
     if run is not None and run[8] == "slope" and run[0] is grid and a.w == run[4] and a.h == run[5] \
             and (g is run[2] or g == run[2]):
+        if _floor((a.x + run[14]) / grid.tile_size) != run[6]:  # on to the next slope tile: its own runway
+            run = a._run = find_slope(grid, a)
+            if run is None:
+                return False
         return _slope_step(a, run, grid, d, blockers, max_speed)
     if run is None or run[0] is not grid or a.y != run[3] or a.w != run[4] or a.h != run[5] \
             or (g is not run[2] and g != run[2]):
@@ -167,24 +196,53 @@ def step(a, grid, d, blockers, max_speed: float) -> bool:
     tx = x + dx if dx else x
     x_min, x_max = run[6], run[7]
     ts = grid.tile_size
-    cc = _floor((x + w * 0.5) / ts)
+    cc = col = _floor((x + w * 0.5) / ts)
     if not (x_min <= x <= x_max and x_min <= tx <= x_max):
-        # hanging over a gap at an end of the stretch: fine while the centre stays over the stretch (the
-        # tile under it is the one stood on, and the tiles under the box hold nothing else)
+        # over an end of the stretch (a gap, a slope beside a solid top, a ramp's foot): fine while the
+        # centre stays over the stretch (the tile under it is the one stood on, and the tiles under the box
+        # hold nothing else), or hangs past it (see hangs: the contact's tile is then the stretch's end)
         x_min, x_max = run[12], run[13]
-        if not (x_min <= x <= x_max and x_min <= tx <= x_max and run[14] <= cc <= run[15]
-                and run[14] <= _floor((tx + w * 0.5) / ts) <= run[15]):
+        if not (x_min <= x <= x_max and x_min <= tx <= x_max):
+            return False
+        ca, cb = run[14], run[15]
+        if not ca <= cc <= cb:
+            if not hangs(run, grid, x, cc):
+                return False
+            col = ca if cc < ca else cb
+        cc1 = _floor((tx + w * 0.5) / ts)
+        if not ca <= cc1 <= cb and not hangs(run, grid, tx, cc1):
             return False
     if not (run[21] == dy or falls_in(run, dy)) or not -run[16] <= dx <= run[16]:
         return False  # the fall would not reach the top, or the fall or the snap could look past this row
     if blockers and near(blockers, x, tx, y, w, h, run[11]):
         return False
     # the Y pass: into the floor (a contact at the tile under the centre), vy stopped
-    a.contacts = [_new(Contact, (_FLOOR_NORMAL, run[8], None, (cc, run[9]), vx, vy_new))]
+    a.contacts = [_new(Contact, (_FLOOR_NORMAL, run[8], None, (col, run[9]), vx, vy_new))]
     a.vy = 0.0
     # the X pass: nothing in the way; the snap: onto the same top
     a.x = tx
     a.ground = run[2]
+    return True
+
+
+def hangs(run, grid, x: float, c: int) -> bool:
+    """May a box at ``x`` on ``run``, its centre over column ``c`` past the stretch, be stepped as on it?
+    Yes when ``c`` is a column the box may hang over (not a ramp's foot), the box still covers a column of
+    the stretch (find_support's columns) and, over a slope, the slope's surface under the centre is not
+    above the top (find_support's own sum): the top under the box is then the highest support, a solid
+    one outranking a slope at its height, and the contact's tile, the tile nearest the centre
+    (_tile_hit), is the stretch's end."""
+    if not run[22] <= c <= run[23]:
+        return False
+    ts = grid.tile_size
+    if _floor(x / ts) > run[15] or _ceil((x + run[4]) / ts) - 1 < run[14]:
+        return False
+    r = run[9]
+    i = r * grid.cols + c
+    if grid._k[i] == SLOPE:
+        left = grid._sl[i]
+        if (r + 1) * ts - (left + (grid._sr[i] - left) * ((x + run[17] - c * ts) / ts)) < run[10]:
+            return False
     return True
 
 
@@ -234,7 +292,11 @@ def find_slope(grid, a):
             v = k[rr * cols + c]
             if v == SOLID or v == SLOPE:
                 return None
-    blocked = frozenset(c for c in range(c_from, c_to + 1) if c != cc and k[r * cols + c] in (SOLID, SLOPE))
+    # the columns whose entry stops the leading edge or steps it up (_x_blocked_at_column in this row: a
+    # solid; a slope with a face on the side it is entered from, right of the centre from its left)
+    base, faces_l, faces_r = r * cols, grid._wall_l, grid._wall_r
+    blocked = frozenset(c for c in range(c_from, c_to + 1) if c != cc and (
+        k[base + c] == SOLID or k[base + c] == SLOPE and (faces_l if c > cc else faces_r)[base + c] is not None))
     solid_row = any(k[r * cols + c] == SOLID for c in range(c_from, c_to + 1))
     return [grid, grid.version, _SLOPE_GROUND, math.nan, w, h, cc, i, "slope", r, sl, sr, bottom, blocked, half,
             c_from, c_to, solid_row, r_lo, c_from, c_to, None]
@@ -251,8 +313,8 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
     x, y, w, h = a.x, a.y, a.w, a.h
     cx = x + w * 0.5
     u = cx / ts
-    if _floor(u) != cc or not 1e-6 < u - cc < 1.0 - 1e-6:
-        return False  # off the tile, or on a column edge (the contact's tile is a tie there)
+    if _floor(u) != cc:
+        return False  # off the tile
     top_ok, bottom_ok = r * ts + MARGIN, bottom - MARGIN
     s0 = bottom - (sl + (sr - sl) * ((cx - cc * ts) / ts))  # find_support's surface under the centre
     if not top_ok < s0 < bottom_ok or place_before(s0, h) != y:
@@ -290,7 +352,9 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
             return False
     if blockers and near(blockers, x, tx, min(y, y1), w, h, float(ts)):
         return False
-    a.contacts = [_new(Contact, (_FLOOR_NORMAL, "slope", None, (cc, r), vx, vy_new))]
+    # the contact's tile: the slope under the centre, or on a column edge the nearest (move_y's own rule)
+    tile = (cc, r) if 1e-6 < u - cc < 1.0 - 1e-6 else _motion._support_tile(grid, a, s0, "slope")
+    a.contacts = [_new(Contact, (_FLOOR_NORMAL, "slope", None, tile, vx, vy_new))]
     a.vy = 0.0
     a.x = tx
     a.y = y1

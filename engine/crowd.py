@@ -50,12 +50,23 @@ def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True,
     it would step off, as long as it moves less than its width in a step.
     """
     d = direction
-    if any(c.normal[0] for c in actor.contacts):
-        d = -d
-    elif ledges and actor.on_ground and not _ground_ahead(world.grid, world.platforms, actor.x, actor.y, actor.w,
-                                                          actor.h, d, world._hash if world._crates else None,
-                                                          _depth("walk", actor.w, ledge_depth)):
-        d = -d
+    for c in actor.contacts:
+        if c.normal[0]:
+            d = -d
+            break
+    else:
+        if ledges and actor.on_ground:
+            grid = world.grid
+            if ledge_depth is None:  # the usual case first: a tile in the probe's top row is ground ahead
+                x, ts, cols = actor.x, grid.tile_size, grid.cols
+                col = math.floor((x + actor.w + PROBE if d > 0 else x - PROBE) / ts)
+                row = math.floor((actor.y + actor.h + PROBE) / ts)  # (_ground_ahead's r0: the depth is > PROBE)
+                if 0 <= col < cols and 0 <= row < grid.rows and grid._k[row * cols + col] != EMPTY:
+                    actor.vx = d * speed
+                    return d
+            if not _ground_ahead(grid, world.platforms, actor.x, actor.y, actor.w, actor.h, d,
+                                 world._hash if world._crates else None, _depth("walk", actor.w, ledge_depth)):
+                d = -d
     actor.vx = d * speed
     return d
 

@@ -54,18 +54,22 @@ def scenes(draw):
     for _ in range(draw(st.integers(0, 3)) if floors else 0):  # hills on solid floors, as levels draw them
         r = draw(st.sampled_from(floors))
         if r > 0:
-            shape = draw(st.sampled_from(["/##\\", "pq###db", "/\\", "p##b", "/#", "##\\", "pqqp", "dbbd"]))
+            shape = draw(st.sampled_from(["/##\\", "pq###db", "/\\", "p##b", "/#", "##\\", "pqqp", "dbbd", "u##v",
+                                          "uv", "#w#", "v.u"]))
             c = draw(st.integers(0, max(0, cols - len(shape))))
             for i, ch in enumerate(shape[:cols - c]):
                 lines[r - 1][c + i] = ch
                 lines[r][c + i] = "#"
     for _ in range(draw(st.integers(0, 8))):  # anything anywhere: walls, slopes, planks
         r, c = draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1))
-        lines[r][c] = draw(st.sampled_from("#=/\\pqdb."))
+        lines[r][c] = draw(st.sampled_from("#=/\\pqdbuvw."))
     text = "\n".join("".join(line) for line in lines)
     edges = Edges(*draw(st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans())))
-    grid = TileGrid.from_ascii(text, tile_size=ts, edges=edges) if text.strip(". \n") else \
-        TileGrid.from_ascii(text[:-1] + "#", tile_size=ts, edges=edges)
+    # slopes of any heights (edges at 0 or a whole tile, or where the sums round: 0.3 of a tile)
+    height = st.sampled_from([0.0, 0.0, 1.0, 0.5]) | st.floats(0.0, 1.0)
+    legend = {ch: (TileKind.SLOPE, draw(height), draw(height)) for ch in "uvw"}
+    grid = TileGrid.from_ascii(text, tile_size=ts, edges=edges, legend=legend) if text.strip(". \n") else \
+        TileGrid.from_ascii(text[:-1] + "#", tile_size=ts, edges=edges, legend=legend)
     actors = []
     for _ in range(draw(st.integers(1, 12))):
         w, h = draw(st.sampled_from(SIZES))
@@ -84,16 +88,17 @@ def scenes(draw):
     for _ in range(draw(st.integers(0, 2))):
         bodies.append(("crate", draw(st.floats(0.0, grid.width - 8.0)), draw(st.floats(-8.0, grid.height - 8.0)),
                        draw(st.sampled_from([0.0, 30.0, -60.0]))))
-    # between steps: ("tile", step, col, row, kind) edits; ("poke", step, actor, what, value) by hand
+    # between steps: ("tile", step, col, row, kind) edits; ("poke", step, actor, what, value) by hand; each
+    # before the step or after it, before walk (whose ledge probe may read the runway)
     changes = []
     for _ in range(draw(st.integers(0, 4))):
         changes.append(("tile", draw(st.integers(1, STEPS)), draw(st.integers(0, cols - 1)),
                         draw(st.integers(0, rows - 1)), draw(st.sampled_from([TileKind.SOLID, TileKind.EMPTY,
-                                                                               TileKind.ONE_WAY]))))
+                                                                               TileKind.ONE_WAY])), draw(st.booleans())))
     for _ in range(draw(st.integers(0, 6))):
         changes.append(("poke", draw(st.integers(1, STEPS)), draw(st.integers(0, len(actors) - 1)),
-                        draw(st.sampled_from(["vy", "vx", "x", "y", "w", "h", "gravity", "bounce", "snap"])),
-                        draw(st.sampled_from([-250.0, 0.0, 0.25, 1.0, 3.0, 45.0]))))
+                        draw(st.sampled_from(["vy", "vx", "x", "y", "w", "h", "gravity", "bounce", "snap", "teleport"])),
+                        draw(st.sampled_from([-250.0, 0.0, 0.25, 1.0, 3.0, 45.0])), draw(st.booleans())))
     return grid, actors, bodies, changes, draw(st.booleans())
 
 
@@ -149,6 +154,8 @@ def poke(a, what: str, value: float) -> None:
         a.gravity_scale = value / 45.0
     elif what == "bounce":
         a.bounce = min(1.0, max(0.0, value / 45.0))
+    elif what == "teleport":
+        a.teleport(a.x + value, a.y)
     else:
         a.snap = not a.snap
 
@@ -171,21 +178,26 @@ def run_both(grid, actors, bodies, changes, settle, steps=STEPS) -> int:
         return original(*args, **kw)
 
     try:
-        for step in range(1, steps + 1):
+        def apply(step, after):
             for ch in changes:
-                if ch[1] != step:
+                if ch[1] != step or ch[-1] != after:
                     continue
                 for g, ws in zip(grids, (on_walkers, off_walkers), strict=True):
                     if ch[0] == "tile":
                         g.set_tile(ch[2], ch[3], ch[4])
                     else:
                         poke(ws[ch[2]], ch[3], ch[4])
+
+        for step in range(1, steps + 1):
+            apply(step, False)
             results = []
-            for world, ws, flag in ((on, on_walkers, True), (off, off_walkers, False)):
+            for world, flag in ((on, True), (off, False)):
                 with runways(flag):
                     _motion.move = counting if flag else original
                     results.append(world.step())
                     _motion.move = original
+            apply(step, True)
+            for world, ws in ((on, on_walkers), (off, off_walkers)):
                 d = dirs[id(ws)]
                 for i, (a, spec) in enumerate(zip(ws, actors, strict=True)):
                     d[i] = walk(world, a, d[i], spec["speed"], spec["ledges"])
@@ -214,7 +226,73 @@ def test_walkers_on_the_benchmark_map_mostly_take_runways_and_match():
               for x, y, d in sc.starts]
     steps = 200
     taken = run_both(sc.grid, actors, [], [], False, steps)
-    assert taken > 0.7 * steps * len(actors)  # most walker steps are on flat runs
+    assert taken > 0.95 * steps * len(actors)  # flat runs, hill edges, ramps' feet, slopes (98 %; main 91 %)
+
+
+def _general_steps(world, actor, steps: int, where) -> int:
+    """Step ``world`` (walking ``actor`` on with ``walk``) and count the steps taken by the general path
+    (``_motion.move``) among those that began with ``where(actor)`` true."""
+    original, calls = _motion.move, []
+
+    def counting(*args, **kw):
+        calls.append(args[2])
+        return original(*args, **kw)
+
+    d, counted = 1 if actor.vx >= 0 else -1, 0
+    _motion.move = counting
+    try:
+        for _ in range(steps):
+            before, n = where(actor), len(calls)
+            world.step()
+            if before:
+                counted += 1
+                assert len(calls) == n, f"general path at x={actor.x}"
+            d = walk(world, actor, d, abs(actor.vx) or 40.0)
+    finally:
+        _motion.move = original
+    return counted
+
+
+RAMP = """
+............
+......./##..
+############
+"""
+
+
+def test_a_walker_at_the_foot_of_a_ramp_keeps_its_runway_until_its_centre_reaches_the_slope():
+    world = World(TileGrid.from_ascii(RAMP, tile_size=8))
+    a = world.add(Actor(30.0, 9.0, 6.0, 7.0))
+    assert world.settle(a)
+    a.vx = 40.0
+    # the box over the slope's column (x + w > 56), the centre still short of it (x + w / 2 < 56)
+    steps = _general_steps(world, a, 60, lambda a: a.x + a.w > 56.0 and a.x + a.w * 0.5 + a.vx * world.dt < 56.0)
+    assert steps >= 3
+    run_both(TileGrid.from_ascii(RAMP, tile_size=8), [dict(x=30.0, y=9.0, w=6.0, h=7.0, speed=40.0, direction=1,
+                                                          ledges=True, gravity=1.0, snap=True, bounce=0.0)],
+             [], [], True, steps=120)
+
+
+HILL = """
+............
+...pq##db...
+############
+"""
+
+
+def test_a_walker_whose_centre_hangs_over_a_slope_beside_a_hill_top_keeps_its_runway():
+    world = World(TileGrid.from_ascii(HILL, tile_size=8))
+    a = world.add(Actor(44.0, 1.0, 6.0, 7.0))  # on the hill's top (columns 5 and 6)
+    assert world.settle(a) and a.ground.kind == "solid"
+    a.vx = 40.0
+    # the centre over the slope beside the top (x + w / 2 >= 56) while the box still covers the top (x < 56)
+    steps = _general_steps(world, a, 40, lambda a: 56.0 <= a.x + a.w * 0.5 and a.x + a.vx * world.dt < 56.0)
+    assert steps >= 3
+    for speed, x in ((40.0, 44.0), (-40.0, 46.0), (90.0, 40.0), (-20.0, 48.0)):
+        run_both(TileGrid.from_ascii(HILL, tile_size=8), [dict(x=x, y=1.0, w=6.0, h=7.0, speed=abs(speed),
+                                                              direction=1 if speed > 0 else -1, ledges=False,
+                                                              gravity=1.0, snap=True, bounce=0.0)],
+                 [], [], True, steps=120)
 
 
 def test_a_runway_follows_a_tile_edit_ahead():
