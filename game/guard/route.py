@@ -439,7 +439,8 @@ class Search:
 
     def _parts_key(self, step: int) -> tuple:
         """What the level's objects carry into the future: enemies alive, blocks broken, crumbles not at rest
-        (with their timers, in TIMER_GRAIN steps), refill crystals gone (with theirs)."""
+        (shaking: its timer in TIMER_GRAIN steps; gone: when it comes back in return_grain steps, only within
+        a jump of the player), refill crystals gone (with their timers)."""
         s = self.session
         b = s.blocks
         p = s.player

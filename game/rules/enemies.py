@@ -1,12 +1,12 @@
 """Enemies: walkers, hoppers and flyers in the level's world, their rules, and stomps.
 
-Walkers are the walkers of one engine ``Crowd`` (moved as a numpy batch, turning at walls and ledges by
-the engine's ``walk`` rule); hoppers and flyers are plain engine ``Actor``s (group ``ENEMY``). The same
-``World`` steps them with the player, so slopes, one-way tiles and platforms apply to all. After every
-world step :meth:`Enemies.after_step` sets what each actor does on the next:
+Walkers are the walkers of one engine ``Crowd`` (moved as a numpy batch, the crowd's own ledge probe
+off); hoppers and flyers are plain engine ``Actor``s (group ``ENEMY``). The same ``World`` steps them with
+the player, so slopes, one-way tiles and platforms apply to all. After every world step
+:meth:`Enemies.after_step` sets what each one does on the next:
 
 - ``walker`` walks at ``speed``; it turns round at a wall and where the ground ends ahead (it never walks
-  off an edge: the crowd probes for ground just ahead of its leading foot, down to half its width + 1 px).
+  off an edge: the ground is probed one step ahead of its leading foot), for all walkers at once.
 - ``hopper`` sits ``hop_period`` s, then hops to ``hop_height`` px at ``speed`` sideways; it turns round
   at walls, and before a hop whose landing spot has no ground under it.
 - ``flyer`` has no gravity and follows its ``route`` like a moving platform (ping-pong, ``wait`` s at
@@ -196,8 +196,7 @@ class Enemies:
 
     # -- the rules, after each world step -------------------------------------------------------------
     def after_step(self, result, step: int) -> None:
-        """Hop and steer for the next step (the crowd turned the walkers in the step); enemies squished or
-        fallen out of the map die."""
+        """Turn, hop and steer for the next step; enemies squished or fallen out of the map die."""
         for a in result.squished:
             if a in self.index:
                 self.kill(a, step)
