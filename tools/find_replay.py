@@ -7,6 +7,7 @@ attract mode.
     python tools/find_replay.py levels/*.tmx --presets --goal-only    # ... straight to the goal (quicker)
     python tools/find_replay.py levels/01_first_steps.tmx --out -    # print the script instead
     python tools/find_replay.py levels/09_the_summit.tmx --after old.txt 318  # edited past column 318
+    python tools/find_replay.py levels/08_crumbling_heights.tmx --after old.txt 100  # a tall level: above row 100
 
 A thin wrapper over the route finder (``game.guard.route``, the search behind ``python -m game check``). The
 route passes waypoints in order, then reaches the goal: the ones listed with the level in
@@ -135,9 +136,17 @@ def bad_input(message: str) -> SystemExit:
     return SystemExit(2)
 
 
+def past(level: LevelData, x: float, y: float, tile: int) -> bool:
+    """Whether a point is past tile ``tile`` on the level's way on: right of that column, or in a level
+    taller than wide (a climb) above that row."""
+    ts = level.tile_size
+    return y < tile * ts if level.rows > level.cols else x > (tile + 1) * ts
+
+
 def kept_prefix(level: LevelData, feel: FeelConfig, after: tuple[Path, int]) -> tuple:
-    """The steps of script ``after[0]`` up to the first where the player stands past column ``after[1]``
-    (for a level edited beyond that column: its beginning, and so the script's, are unchanged)."""
+    """The steps of script ``after[0]`` up to the first where the player stands past tile ``after[1]`` (a
+    column; in a tall level a row, see :func:`past`), for a level edited only beyond it: its beginning, and
+    so the script's, are unchanged."""
     script, col = after
     try:
         steps = read_script(script).steps
@@ -147,9 +156,11 @@ def kept_prefix(level: LevelData, feel: FeelConfig, after: tuple[Path, int]) -> 
     for b in steps:
         s.step(b)
         out.append(b)
-        if s.player.on_ground and s.player.x > (col + 1) * level.tile_size and not s.completed:
+        p = s.player
+        if p.on_ground and past(level, p.x, p.y + p.h, col) and not s.completed:
             return tuple(out)
-    raise bad_input(f"{script}: the player never stands past column {col} before the goal")
+    what = "row" if level.rows > level.cols else "column"
+    raise bad_input(f"{script}: the player never stands past {what} {col} before the goal")
 
 
 def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, args) -> tuple[str, Session]:
@@ -159,12 +170,15 @@ def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, arg
     listed = (spec.routes.get(preset) or spec.route) if spec else []
     ts = level.tile_size
     prefix = kept_prefix(level, feel, args.after) if args.after else ()
+    coins = {(int(b[0] // ts), int(b[1] // ts)): b for b in coin_waypoints(level)}
+    # a listed waypoint on a coin's tile is that coin: taken on the way to another, it is passed
     boxes = ([] if args.goal_only else
-             [((c + 0.5) * ts - REACH, (r + 0.5) * ts - REACH, 2 * REACH, 2 * REACH) for c, r in listed]
+             [coins.get((c, r)) or ((c + 0.5) * ts - REACH, (r + 0.5) * ts - REACH, 2 * REACH, 2 * REACH)
+              for c, r in listed]
              if listed else coin_waypoints(level))
     if prefix:  # only the waypoints past where the kept beginning ends
-        edge = (args.after[1] + 1) * ts
-        boxes = [b for b in boxes if b[0] >= edge]
+        edge = args.after[1] * ts
+        boxes = [b for b in boxes if (b[1] + b[3] <= edge if level.rows > level.cols else b[0] >= edge + ts)]
     steps = tour(level, feel, boxes, args.leg, args.budget, prefix=prefix,
                  progress=lambda line: print(f"{path.name}: {line}", file=sys.stderr, flush=True))
     if steps is None:
@@ -200,8 +214,9 @@ def main(argv=None) -> int:
     ap.add_argument("--goal-only", action="store_true", help="no waypoints: the quickest route to the goal "
                     "(a preset's own replay only has to finish the level)")
     ap.add_argument("--after", nargs=2, metavar=("SCRIPT", "COLUMN"), default=None,
-                    help="keep SCRIPT up to where the player first stands past tile COLUMN and search on from "
-                    "there (the level was edited only beyond that column)")
+                    help="keep SCRIPT up to where the player first stands past tile COLUMN (in a level taller "
+                    "than wide: above tile row COLUMN) and search on from there (the level was edited only "
+                    "beyond it)")
     args = ap.parse_args(argv)
     if args.after:
         script, column = args.after

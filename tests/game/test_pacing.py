@@ -46,7 +46,7 @@ DEATH_COST = 20.0  # s of the replay at most from the spawn or a flag to the nex
 # stretches known to cost more, each with the reason (the test fails once one is fixed: take it off)
 LONG_STRETCHES: dict[str, str] = {}  # (none today: level 2's pit no longer draws the route down for coins)
 # a level re-laid out whose replays are not re-recorded yet: a strict xfail, so the test says so the day it lands
-PENDING = {"08_crumbling_heights": "waits 2.8 s at its lift; no threats (its wall-jump rework: branch r26)"}
+PENDING: dict[str, str] = {}
 SEEN = 0.25  # s an enemy must have been in view before the hero comes that near: a reaction time
 HZ = FeelConfig().physics.hz  # steps per second of the default feel, the replays'
 

@@ -58,3 +58,19 @@ def test_bad_after_arguments_are_one_line_errors_with_exit_2(tmp_path, capsys, s
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err and "Traceback" not in err
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_in_a_tall_level_the_kept_beginning_ends_where_the_player_first_stands_above_the_row():
+    """A climb goes up, not right: there --after's number is a row, and the beginning kept ends where the
+    player first stands above it (level 8's replay, above the third flag's floor)."""
+    path = ROOT / "levels" / "08_crumbling_heights.tmx"
+    level, feel = load_level(path), FeelConfig()
+    replay = ROOT / "levels" / "replays" / "08_crumbling_heights.txt"
+    kept = fr.kept_prefix(level, feel, (replay, 100))
+    s, played = Session(level, feel), 0
+    for b in parse_script(replay.read_text(), replay.name):
+        s.step(b)
+        played += 1
+        if s.player.on_ground and s.player.y + s.player.h < 100 * level.tile_size:
+            break
+    assert len(kept) == played and s.player.x < 20 * level.tile_size < s.player.y  # far from column 100

@@ -185,7 +185,7 @@ def test_check_difficulty_and_plot_from_the_command_line(write_map, tmp_path):
 # expected attempts) easier than the one before. Its routes are the shipped replays (no search), but timing
 # all nine costs ~3 min of CPU (levels 8 and 9 40 s each), so it runs only with TILEFEEL_SLOW_TESTS=1.
 # Measured on the levels of 2026-12-02 (docs/feel.md has the table): 01 2.7, 02 5.5, 03 3.6, 04 5.5, 05 5.1,
-# 06 5.1, 07 3.5, 08 6.9, 09 9.1 bits (its dash rooms); the largest falls are 02 to 03 (1.96) and 06 to 07 (1.53). Level 1 measured
+# 06 5.1, 07 3.5, 08 8.3 (its wall-jump shaft; re-laid out 2026-12-03), 09 9.1 bits (its dash rooms); the largest falls are 02 to 03 (1.96) and 06 to 07 (1.53). Level 1 measured
 # 13.8 before its staircase stretch (tiles 180-219) was eased: it asked for two 1-step inputs.
 LEVELS = sorted((ROOT / "levels").glob("*.tmx"))
 
