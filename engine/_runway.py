@@ -246,13 +246,13 @@ def hangs(run, grid, x: float, c: int) -> bool:
     return True
 
 
-def near(blockers, x: float, tx: float, y: float, w: float, h: float, below: float) -> bool:
-    """Could any of ``blockers`` (platforms, solid actors) meet a box at height ``y`` moving from x to tx
-    along a runway (its sides, or a top within ``below`` px under its feet)?"""
+def near(blockers, x: float, tx: float, y: float, w: float, h: float, below: float, skip=None) -> bool:
+    """Could any of ``blockers`` (platforms, solid actors; less ``skip``, the mover itself) meet a box at
+    height ``y`` moving from x to tx along a runway (its sides, or a top within ``below`` px under its feet)?"""
     bx0, bx1 = (x - 1.0, tx + w + 1.0) if tx >= x else (tx - 1.0, x + w + 1.0)
     by0, by1 = y - 1.0, y + h + below + 1.0
     for p in blockers:
-        if p.x <= bx1 and bx0 <= p.x + p.w and p.y <= by1 and by0 <= p.y + p.h:
+        if p.x <= bx1 and bx0 <= p.x + p.w and p.y <= by1 and by0 <= p.y + p.h and p is not skip:
             return True
     return False
 

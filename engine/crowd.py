@@ -92,10 +92,16 @@ def _ground_ahead(grid, platforms, x: float, y: float, w: float, h: float, d: in
                 return True
     if _beyond_wall(grid.edges, col, r0, r1, grid.cols, grid.rows):
         return True
+    return _solid_ahead(platforms, space, px, feet, py)
+
+
+def _solid_ahead(platforms, space, px: float, feet: float, py: float) -> bool:
+    """``_ground_ahead``'s platforms and solid actors (through ``space``, the world's hash, when it has any):
+    does one meet the probe at ``px`` from the feet down to ``py``?"""
     for p in platforms:
         if p.x <= px <= p.x + p.w and p.y - EPS <= py and feet - EPS <= p.y + p.h:
             return True
-    if space is not None:  # solid actors (crates), when the world has any: through its spatial hash
+    if space is not None:
         for p in space.query(px - 1.0, feet - 1.0, 2.0, py - feet + 2.0):
             if isinstance(p, Actor) and p.solid and p.x <= px <= p.x + p.w and p.y - EPS <= py \
                     and feet - EPS <= p.y + p.h:
@@ -122,6 +128,55 @@ def _push_reach(world, dt: float) -> float:
             reach = max(reach, float(np.abs(crowd._a["vx"][:crowd._n]).max()) * dt)
     return reach
 
+
+def _solid_reach(world, solids, d) -> list:
+    """Each solid's box grown by what it can do this step, ``(left, right, top, bottom)`` (``_near_solids``):
+    a platform by its path's speed; a solid actor by its own move and snap, and by being carried or pushed
+    by the fastest platform and every solid actor at their speeds."""
+    dt = d.dt
+    g = max(d.gravity, d.fall_gravity)
+    platforms = world.platforms
+    crates = solids[len(platforms):]  # (solids: the platforms, then the solid actors)
+    # what carrying and pushing can add to a solid actor's own move: the fastest platform, and every
+    # solid actor at its speed (a chain of pushes or a stack of riders), per axis
+    lift = own_x = own_y = size = 0.0
+    for q in platforms:
+        if q.path.speed > lift:
+            lift = q.path.speed
+    pushable = False
+    for p in crates:
+        own_x += abs(p.vx)
+        own_y += abs(p.vy) + g * abs(p._gravity_scale) * dt
+        size += p.w + p.h
+        pushable = pushable or p.pushable
+    pace_x = (lift + own_x) * dt
+    pushed = _push_reach(world, dt) if pushable else 0.0
+    pace_x += pushed  # (a pushable one: pushed by an actor or a walker walking into it)
+    pace_y = (lift + own_y) * dt
+    # A platform moves a crate only through a chain of crates touching it, one after the other: no
+    # longer than all of them laid end to end, each with its step's motion. A crate farther than that
+    # from every platform's reach this step moves by the crates' own motion at most (and pushes).
+    chain = size + pace_x + pace_y + 1.0
+    boxes, reach = [], []
+    for q in platforms:
+        r = q.path.speed * dt + _MARGIN
+        boxes.append((q.x - r, q.x + q.w + r, q.y - r, q.y + q.h + r))
+        r = q.path.speed * dt + chain
+        reach.append((q.x - r, q.x + q.w + r, q.y - r, q.y + q.h + r))
+    loose_x, loose_y = own_x * dt + pushed, own_y * dt
+    for p in crates:
+        x0, y0, x1, y1 = p.x, p.y, p.x + p.w, p.y + p.h
+        lifted = False
+        for q0, q1, q2, q3 in reach:
+            if q0 <= x1 and x0 <= q1 and q2 <= y1 and y0 <= q3:
+                lifted = True
+                break
+        along = abs(p.vx) * dt + (pace_x if lifted else loose_x)
+        rx = along + _MARGIN if along > 0.0 else 0.0  # (not moving across: its x stays exactly)
+        ry = (pace_y if lifted else loose_y) + _MARGIN \
+            + (0.5 * p.w + along + 0.5 if along > 0.0 else 0.0)  # (a step up or snap)
+        boxes.append((x0 - rx, x1 + rx, y0 - ry, y1 + ry))
+    return boxes
 
 def _beyond_wall(edges, col, r0, r1, cols, rows):
     """Does the probe in tile column ``col``, rows ``r0..r1``, reach outside the map beyond a walled side?
@@ -649,62 +704,33 @@ class Crowd:
 
     def _near_solids(self, world, solids) -> np.ndarray:
         """Walkers whose step could touch a platform or a solid actor, from this step's motion: each
-        walker's box grown by what its own step can do (its move, a fall, a snap down, a step up or a
-        climb, the walking rule's look ahead), against each solid's box grown by what it can do this step
-        (a platform: its path's speed; a solid actor: its own move and snap, and being carried or pushed by
-        the fastest platform and every solid actor at their speeds). Touching counts as meeting."""
+        walker's box swept by its X pass and grown by what the rest of its step can do (a fall, a snap
+        down, a step up or a climb), against each solid's box grown by what it can do this step (a
+        platform: its path's speed; a solid actor: its own move and snap, and being carried or pushed by
+        the fastest platform and every solid actor at their speeds). Up and down, touching counts as
+        meeting; across, only a solid strictly inside the swept box (the X pass's blocking and every
+        support, ceiling and overlap test are strict). The walking rule's look ahead is left out: where the
+        tiles show no ground ahead, the batch asks the platforms and crates (``_solid_ahead``)."""
         n, a, d = self._n, self._a, world._derived
         dt = d.dt
-        x, y, w, h = a["x"][:n], a["y"][:n], a["w"][:n], a["h"][:n]
-        g = max(d.gravity, d.fall_gravity)  # px/s^2: the strongest pull, either way
-        dx = np.abs(a["vx"][:n]) * dt
-        dy = (np.abs(a["vy"][:n]) + g * np.abs(a["gravity_scale"][:n]) * dt) * dt
-        # px: its move and the look ahead for ground, on the side it moves or looks to; behind it, its step
-        # reads nothing beyond its own box (supports are found under it, walls and ground ahead of it), so
-        # there only a solid overlapping its column, or coming into it, can meet it
-        ahead = dx + (PROBE + _MARGIN)
-        vx, facing = a["vx"][:n], a["direction"][:n]
-        to_right, to_left = (vx > 0.0) | (facing > 0), (vx < 0.0) | (facing < 0)
-        x1 = x + w
-        # how far each side reaches: ahead on the side it moves or looks to; behind, only a solid strictly
-        # overlapping its column (``s0 < x1`` is ``s0 <= nextafter(x1, -inf)``: one comparison either way)
-        out_right = np.where(to_right, x1 + ahead, np.nextafter(x1, -np.inf))
-        out_left = np.where(to_left, x - ahead, np.nextafter(x, np.inf))
-        depth = a["ledge_depth"][:n]
-        depth = np.where(np.isnan(depth), 0.5 * w + DEPTH_PAD, depth)  # px: walk()'s ledge probe below the feet
-        # px: a fall or a rise, a snap, a step up, a climb, and the ledge probe's reach down
-        tall = dy + 0.5 * w + 2.0 * dx + depth + (PROBE + _MARGIN)
-        crates = [p for p in solids if isinstance(p, Actor)]
-        # what carrying and pushing can add to a solid actor's own move: the fastest platform, and every
-        # solid actor at its speed (a chain of pushes or a stack of riders), per axis
-        platforms = world.platforms
-        lift = max((p.path.speed for p in platforms), default=0.0)
-        own_x = sum(abs(p.vx) for p in crates)
-        own_y = sum(abs(p.vy) + g * abs(p._gravity_scale) * dt for p in crates)
-        pace_x = (lift + own_x) * dt
-        pushed = _push_reach(world, dt) if any(p.pushable for p in crates) else 0.0
-        pace_x += pushed  # (a pushable one: pushed by an actor or a walker walking into it)
-        pace_y = (lift + own_y) * dt
-        # A platform moves a crate only through a chain of crates touching it, one after the other: no
-        # longer than all of them laid end to end, each with its step's motion. A crate farther than that
-        # from every platform's reach this step moves by the crates' own motion at most (and pushes).
-        chain = sum(p.w + p.h for p in crates) + pace_x + pace_y + 1.0
-        reach = [(q.x - r, q.x + q.w + r, q.y - r, q.y + q.h + r) for q in platforms
-                 for r in (q.path.speed * dt + chain,)]
-        boxes = []  # each solid's box grown by its reach: (left, right, top, bottom)
-        for p in solids:
-            if isinstance(p, Actor):
-                lifted = any(q0 <= p.x + p.w and p.x <= q1 and q2 <= p.y + p.h and p.y <= q3
-                             for q0, q1, q2, q3 in reach)
-                along = abs(p.vx) * dt + (pace_x if lifted else own_x * dt + pushed)
-                rx = along + _MARGIN if along > 0.0 else 0.0  # (not moving across: its x stays exactly)
-                ry = (pace_y if lifted else own_y * dt) + _MARGIN \
-                    + (0.5 * p.w + along + 0.5 if along > 0.0 else 0.0)  # (a step up or snap)
-            else:
-                rx = ry = p.path.speed * dt + _MARGIN
-            boxes.append((p.x - rx, p.x + p.w + rx, p.y - ry, p.y + p.h + ry))
-        s0, s1, s2, s3 = (np.array(v)[:, None] for v in zip(*boxes, strict=True))  # (solids x walkers, at once)
-        return ((s0 <= out_right) & (out_left <= s1) & (s2 <= y + h + tall) & (y - tall <= s3)).any(axis=0)
+        s0, s1, s2, s3 = np.array(_solid_reach(world, solids, d)).T[:, :, None]
+        # across first (solids x walkers, at once): from x to the X pass's target ``tx``, as the pass
+        # computes them
+        x, w, vx = a["x"][:n], a["w"][:n], a["vx"][:n]
+        tx = x + vx * dt
+        across = (s0 < np.maximum(x, tx) + w) & (np.minimum(x, tx) < s1)
+        near = across.any(axis=0)
+        idx = np.flatnonzero(near)
+        if idx.size:  # then up and down, for the few across from one
+            y, h, vy, scale = a["y"][idx], a["h"][idx], a["vy"][idx], a["gravity_scale"][idx]
+            g = max(d.gravity, d.fall_gravity)  # px/s^2: the strongest pull, either way
+            fall = (np.abs(vy) + np.abs(scale) * (g * dt)) * dt  # px: the Y pass, either way
+            climb = 0.5 * w[idx] + np.abs(vx[idx]) * (2.0 * dt)  # px: a step up and a climb; the snap less 0.5
+            down = fall + climb + (0.5 + _MARGIN)
+            # above: only a step up or a climb, unless the step may rise (moving up, or pulled up)
+            up = np.where(np.minimum(vy, scale) < 0.0, down, climb + _MARGIN)
+            near[idx] = (across[:, idx] & (s2 <= y + h + down) & (y - up <= s3)).any(axis=0)
+        return near
 
     def _stand(self, i: int) -> _Stand:
         """Walker ``i`` as a plain Actor (its state copied in)."""
@@ -960,6 +986,16 @@ class Crowd:
         if look.size:
             turn[look] = ~self._ground_ahead(T, world.grid, x[look], y[look], w[look], h[look], direction[look],
                                              a["ledge_depth"][rows[look]])
+            if world.platforms or world._crates:  # no tile ahead: a platform or a crate there is ground too
+                solids, space = world.platforms, world._hash if world._crates else None
+                if space is not None and st.boxes is not None:  # a few crates: each tested, not the hash
+                    solids, space = st.solids, None
+                for k in np.flatnonzero(turn).tolist():
+                    bx, bw, feet, depth = x.item(k), w.item(k), y.item(k) + h.item(k), a["ledge_depth"].item(rows[k])
+                    px = bx + bw + PROBE if direction[k] > 0 else bx - PROBE
+                    depth = bw * 0.5 + DEPTH_PAD if depth != depth else depth  # (NaN: the default)
+                    if _solid_ahead(solids, space, px, feet, feet + depth):
+                        turn[k] = False
         direction = np.where(turn, -direction, direction).astype(np.int8)
         # store
         a["x"][rows], a["y"][rows], a["vx"][rows], a["vy"][rows] = x, y, direction * a["speed"][rows], out_vy
@@ -972,8 +1008,8 @@ class Crowd:
 
     @staticmethod
     def _ground_ahead(T, grid, x, y, w, h, direction, depth):
-        """``_ground_ahead`` on arrays, tiles and walled sides only (no platform is near a batch walker);
-        ``depth``: the walkers' ``ledge_depth`` (NaN: the default)."""
+        """``_ground_ahead`` on arrays, tiles and walled sides only (where they find none, the caller asks the
+        platforms and crates); ``depth``: the walkers' ``ledge_depth`` (NaN: the default)."""
         ts = T.ts
         px = np.where(direction > 0, x + w + PROBE, x - PROBE)
         feet = y + h

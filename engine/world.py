@@ -267,8 +267,11 @@ class World:
         events = st.events if st is not None else []
         lean, top_speed = _runway.ENABLED, self.feel.fall.max_speed
         # Runways (_runway.py): a plain actor on a flat stretch of tiles it found before, nothing solid
-        # near, gravity 1: its whole step in a few lines (the same numbers as the general path below)
-        fast = lean and (st is None or not st.crates)
+        # near, gravity 1: its whole step in a few lines (the same numbers as the general path below).
+        # Among a few solid actors, they are tested too (every one: a superset of what the general path
+        # asks), and a solid one only while it stays put (a move of its own is a mover's: _solids.follow)
+        boxes = None if st is None or not st.crates else st.solids if len(st.solids) <= _solids.FEW else False
+        fast = lean and boxes is not False
         if fast:
             dt, ts = d.dt, grid.tile_size
             rest = self._rest
@@ -286,7 +289,9 @@ class World:
                 x_min, x_max, dx_max = run[6], run[7], run[16]
                 if x_min <= x <= x_max and x_min <= tx <= x_max and -dx_max <= dx <= dx_max \
                         and (run[21] == dy or _runway.falls_in(run, dy)) \
-                        and not (platforms and _runway.near(platforms, x, tx, y, run[4], run[5], run[11])):
+                        and not (platforms and _runway.near(platforms, x, tx, y, run[4], run[5], run[11])) \
+                        and (boxes is None or (tx == x or not a.solid)
+                             and not _runway.near(boxes, x, tx, y, run[4], run[5], run[11], a)):
                     a.contacts = [_new(Contact, (_FLOOR, run[8], None, (_floor((x + run[17]) / ts), run[9]), vx, fall))]
                     a.vy = 0.0
                     a.x = tx
