@@ -178,6 +178,7 @@ def _solid_reach(world, solids, d) -> list:
         boxes.append((x0 - rx, x1 + rx, y0 - ry, y1 + ry))
     return boxes
 
+
 def _beyond_wall(edges, col, r0, r1, cols, rows):
     """Does the probe in tile column ``col``, rows ``r0..r1``, reach outside the map beyond a walled side?
     (Works on numbers and on arrays.)"""

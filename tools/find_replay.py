@@ -49,11 +49,15 @@ def replay_path(level: Path, preset: str | None = None) -> Path:
     return level.parent / "replays" / (f"{level.stem}.{preset}.txt" if preset else f"{level.stem}.txt")
 
 
+def tall(level: LevelData) -> bool:
+    """A climb: a level taller than wide, whose way on is up (rows), not right (columns)."""
+    return level.rows > level.cols
+
+
 def coin_waypoints(level: LevelData) -> list[tuple[float, float, float, float, int]]:
     """One box per coin (not the hidden ones), with the coin's id, in the order the player meets them."""
-    tall = level.rows > level.cols
     coins = [c for c in level.coins if c.name != "hidden"]
-    coins.sort(key=(lambda c: (-c.y, c.x)) if tall else (lambda c: (c.x, c.y)))
+    coins.sort(key=(lambda c: (-c.y, c.x)) if tall(level) else (lambda c: (c.x, c.y)))
     return [(c.x, c.y, c.w, c.h, c.id) for c in coins]
 
 
@@ -140,7 +144,7 @@ def past(level: LevelData, x: float, y: float, tile: int) -> bool:
     """Whether a point is past tile ``tile`` on the level's way on: right of that column, or in a level
     taller than wide (a climb) above that row."""
     ts = level.tile_size
-    return y < tile * ts if level.rows > level.cols else x > (tile + 1) * ts
+    return y < tile * ts if tall(level) else x > (tile + 1) * ts
 
 
 def kept_prefix(level: LevelData, feel: FeelConfig, after: tuple[Path, int]) -> tuple:
@@ -159,7 +163,7 @@ def kept_prefix(level: LevelData, feel: FeelConfig, after: tuple[Path, int]) -> 
         p = s.player
         if p.on_ground and past(level, p.x, p.y + p.h, col) and not s.completed:
             return tuple(out)
-    what = "row" if level.rows > level.cols else "column"
+    what = "row" if tall(level) else "column"
     raise bad_input(f"{script}: the player never stands past {what} {col} before the goal")
 
 
@@ -170,15 +174,16 @@ def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, arg
     listed = (spec.routes.get(preset) or spec.route) if spec else []
     ts = level.tile_size
     prefix = kept_prefix(level, feel, args.after) if args.after else ()
-    coins = {(int(b[0] // ts), int(b[1] // ts)): b for b in coin_waypoints(level)}
+    by_coin = coin_waypoints(level)
+    coins = {(int(b[0] // ts), int(b[1] // ts)): b for b in by_coin}
     # a listed waypoint on a coin's tile is that coin: taken on the way to another, it is passed
     boxes = ([] if args.goal_only else
              [coins.get((c, r)) or ((c + 0.5) * ts - REACH, (r + 0.5) * ts - REACH, 2 * REACH, 2 * REACH)
               for c, r in listed]
-             if listed else coin_waypoints(level))
+             if listed else by_coin)
     if prefix:  # only the waypoints past where the kept beginning ends
         edge = args.after[1] * ts
-        boxes = [b for b in boxes if (b[1] + b[3] <= edge if level.rows > level.cols else b[0] >= edge + ts)]
+        boxes = [b for b in boxes if (b[1] + b[3] <= edge if tall(level) else b[0] >= edge + ts)]
     steps = tour(level, feel, boxes, args.leg, args.budget, prefix=prefix,
                  progress=lambda line: print(f"{path.name}: {line}", file=sys.stderr, flush=True))
     if steps is None:
