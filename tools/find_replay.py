@@ -40,6 +40,8 @@ from game.files.levelfile import LevelData, load_level  # noqa: E402
 from game.guard.route import Search  # noqa: E402
 from game.rules.session import Session  # noqa: E402
 
+FOOTHOLD_EVERY = 1.0  # s of play between two waypoints that --follow takes from a script
+STAND = "stand"  # a waypoint's fifth item: reached only standing in it (a coin's is its id)
 REACH = 6.0  # px: a listed waypoint counts as passed when the player touches a box this far around the tile's centre
 PRESETS = ROOT / "presets"
 
@@ -63,7 +65,7 @@ def coin_waypoints(level: LevelData) -> list[tuple[float, float, float, float, i
 
 def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: float, tries: int = 3,
          prefix: tuple = (), progress=None) -> tuple | None:
-    """Buttons per step through as many of ``boxes`` (x, y, w, h[, coin id]; in order) as legs of ``leg``
+    """Buttons per step through as many of ``boxes`` (x, y, w, h[, coin id or STAND]; in order) as legs of ``leg``
     seconds reach -- a coin already taken on the way is passed -- then to the goal (``goal`` seconds).
 
     A waypoint touched in mid-air can be a trap (every way on dies or ends boxed in), so each leg keeps up
@@ -88,7 +90,7 @@ def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: floa
         """The states that touched ``box`` (none: could not), dropping dead ends from the current set."""
         for start in list(stack[-1]):
             search = search_from(start)
-            search.aim(tuple(box[:4]))
+            search.aim(tuple(box[:4]), standing=len(box) > 4 and box[4] == STAND)
             deadline = time.perf_counter() + budget
             out = search.run(lambda s=search: bool(s.touched), deadline, None)
             if out == "done":
@@ -107,7 +109,12 @@ def tour(level: LevelData, feel: FeelConfig, boxes: list, leg: float, goal: floa
             continue
         found = run_leg(box, leg)
         if progress is not None:
-            progress(f"waypoint {i + 1} of {len(boxes)}: {'reached' if found else 'skipped'}")
+            ts = level.tile_size
+            where = f"tile ({(box[0] + box[2] / 2) / ts:.1f}, {(box[1] + box[3]) / ts:.1f})"
+            if found:
+                session.restore(found[0][1])
+                where += f", at {session.time:.1f} s of play"
+            progress(f"waypoint {i + 1} of {len(boxes)}, {where}: {'reached' if found else 'skipped'}")
         if found:
             stack.append(found)
         elif not stack[-1]:
@@ -167,6 +174,32 @@ def kept_prefix(level: LevelData, feel: FeelConfig, after: tuple[Path, int]) -> 
     raise bad_input(f"{script}: the player never stands past {what} {col} before the goal")
 
 
+def footholds(level: LevelData, script: Path, every: float = FOOTHOLD_EVERY) -> list[tuple]:
+    """Where ``script`` (played under the default feel) has the player stand, or hold to a wall (in the air
+    within reach of one): a box around the player at the first such step after each ``every`` seconds of
+    play, up to the goal; a standing one is reached only standing in it (fifth item ``STAND``), and none
+    is on crumbling ground (a preset's player left standing there falls with it). Waypoints
+    for a preset whose feel needs other inputs along the same way (a tall level's search from scratch can
+    run for an hour)."""
+    try:
+        steps = read_script(script).steps
+    except ScriptError as exc:
+        raise bad_input(str(exc)) from None
+    s, out, due = Session(level, FeelConfig()), [], every
+    crumbles = level.crumbles
+    for b in steps:
+        s.step(b)
+        if s.completed:
+            return out
+        p = s.player
+        if p.on_ground and any(c.y == p.y + p.h and c.x < p.x + p.w and p.x < c.x + c.w for c in crumbles):
+            continue  # it falls from under a state left standing there: a trap for the next leg
+        if (p.on_ground or getattr(p, "wall_steps", 1) == 0) and not s.dead and s.time >= due:
+            out.append((p.x - REACH, p.y, p.w + 2 * REACH, p.h, STAND if p.on_ground else None))
+            due = s.time + every
+    raise bad_input(f"{script}: the player never reaches the goal under the default feel")
+
+
 def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, args) -> tuple[str, Session]:
     import make_levels
 
@@ -177,7 +210,7 @@ def find(path: Path, level: LevelData, feel: FeelConfig, preset: str | None, arg
     by_coin = coin_waypoints(level)
     coins = {(int(b[0] // ts), int(b[1] // ts)): b for b in by_coin}
     # a listed waypoint on a coin's tile is that coin: taken on the way to another, it is passed
-    boxes = ([] if args.goal_only else
+    boxes = (footholds(level, args.follow) if args.follow else [] if args.goal_only else
              [coins.get((c, r)) or ((c + 0.5) * ts - REACH, (r + 0.5) * ts - REACH, 2 * REACH, 2 * REACH)
               for c, r in listed]
              if listed else by_coin)
@@ -222,12 +255,17 @@ def main(argv=None) -> int:
                     help="keep SCRIPT up to where the player first stands past tile COLUMN (in a level taller "
                     "than wide: above tile row COLUMN) and search on from there (the level was edited only "
                     "beyond it)")
+    ap.add_argument("--follow", type=Path, default=None, metavar="SCRIPT",
+                    help="waypoints where SCRIPT (the default replay, say) has the player stand, every "
+                    f"{FOOTHOLD_EVERY:g} s of its play: a preset's replay along the same way")
     args = ap.parse_args(argv)
     if args.after:
         script, column = args.after
         if not column.isdigit():
             raise bad_input(f"--after {script} {column}: the column must be a whole number of tiles, 0 or more")
         args.after = (Path(script), int(column))
+    if args.follow and args.goal_only:
+        raise bad_input("--follow gives the waypoints itself: it cannot go with --goal-only")
     for path in args.levels:
         level = load_level(path)
         if not args.presets:

@@ -299,6 +299,7 @@ class Search:
         self.goal_node: _Node | None = None
         self.coin_nodes: dict[int, _Node] = {}
         self.waypoint: tuple[float, float, float, float] | None = None  # see aim()
+        self.standing = False  # the waypoint counts only for a state standing on the ground in it
         self.touched: list[_Node] = []  # states that touched the waypoint, with their snapshots
         self.best: tuple[float, _Node] | None = None  # the standing state closest to the goal
         self.stood: set[tuple[int, int]] = set()  # (col, row) of the feet's tiles of every standing state found
@@ -392,10 +393,12 @@ class Search:
             for col in range(int(p.x // ts), int((p.x + p.w - 1e-6) // ts) + 1):
                 self.stood.add((col, row))
 
-    def aim(self, box: tuple[float, float, float, float]) -> None:
-        """Make ``box`` (x, y, w, h) a waypoint: states touching it are collected in ``touched`` (and not
-        searched on), and the search is led there."""
+    def aim(self, box: tuple[float, float, float, float], standing: bool = False) -> None:
+        """Make ``box`` (x, y, w, h) a waypoint: states touching it (``standing``: standing on the ground
+        in it, not passing through in the air) are collected in ``touched`` (and not searched on), and the
+        search is led there."""
         self.waypoint = box
+        self.standing = standing
         self.retarget([box])
 
     def retarget(self, boxes: list[tuple[float, float, float, float]]) -> None:
@@ -590,7 +593,7 @@ class Search:
                 coin = len(s.collected) > taken
                 box = self.waypoint
                 touch = box is not None and p.x < box[0] + box[2] and box[0] < p.x + p.w and \
-                    p.y < box[1] + box[3] and box[1] < p.y + p.h
+                    p.y < box[1] + box[3] and box[1] < p.y + p.h and (p.on_ground or not self.standing)
                 if not (done in stops or turned or coin or touch or s.completed or (waiting and done > stops[-1])):
                     continue
                 parent = child = _Node(parent, word, run, parent.steps + run, None, *self._aim(p))

@@ -223,9 +223,8 @@ def test_the_headless_cli_completes_the_level_with_its_replay(level):
 
 
 # (level stem, preset stem) whose replay is not re-found yet after the level was re-laid out: a strict xfail,
-# so the test says so the day the replay lands (level 8's wall-jump tower, 2026-12-03: the route finder's
-# legs under these two feels ran out of time in its crumbling zigzag; floaty and the default are re-found)
-PRESET_PENDING = {("08_crumbling_heights", "tight"), ("08_crumbling_heights", "heavy")}
+# so the test says so the day the replay lands (none now)
+PRESET_PENDING: set[tuple[str, str]] = set()
 
 
 def _preset_cases():

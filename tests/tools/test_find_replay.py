@@ -74,3 +74,60 @@ def test_in_a_tall_level_the_kept_beginning_ends_where_the_player_first_stands_a
         if s.player.on_ground and s.player.y + s.player.h < 100 * level.tile_size:
             break
     assert len(kept) == played and s.player.x < 20 * level.tile_size < s.player.y  # far from column 100
+
+
+def test_footholds_are_where_a_script_has_the_player_stand_in_order_up_to_the_goal(tmp_path):
+    """--follow: a box around the player where the script has it stand, one per second of its play at most,
+    in the order met; a preset's search through them finishes the level."""
+    level = load_level(MAP, goal=True)
+    script = tmp_path / "walk.txt"
+    script.write_text("20 -\n200 right\n")
+    holds = fr.footholds(level, script, every=0.1)
+    s = Session(level, FeelConfig())
+    stood = []
+    for b in parse_script(script.read_text(), "walk"):
+        s.step(b)
+        if s.completed:
+            break
+        p = s.player
+        if p.on_ground:
+            stood.append((p.x, p.y))
+    assert len(holds) >= 3
+    xs = [h[0] for h in holds]
+    assert xs == sorted(xs)  # met left to right, as the walk goes
+    for x, y, w, h, how in holds:
+        assert how == fr.STAND and h == s.player.h and w == s.player.w + 2 * fr.REACH
+        assert any(abs(px - (x + fr.REACH)) < 1e-9 and py == y for px, py in stood)  # where it stood
+    route = fr.tour(level, FeelConfig().with_value("run.max_speed", 120.0), holds, leg=5.0, goal=30.0)
+    assert route is not None
+
+
+def test_a_script_that_never_reaches_the_goal_cannot_be_followed(tmp_path, capsys):
+    script = tmp_path / "stand.txt"
+    script.write_text("30 -\n")
+    with pytest.raises(SystemExit) as stop:
+        fr.main([str(MAP), "--follow", str(script), "--out", str(tmp_path / "out.txt")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "never reaches the goal" in err and str(script) in err
+    assert not (tmp_path / "out.txt").exists()
+    with pytest.raises(SystemExit) as stop:
+        fr.main([str(MAP), "--follow", str(script), "--goal-only"])
+    assert stop.value.code == 2 and "--follow" in capsys.readouterr().err
+
+
+def test_a_standing_waypoint_is_reached_only_by_a_state_standing_in_it():
+    """A foothold is where the player stood: a state passing through its box in the air does not count,
+    or a preset's route could be led on from a jump it cannot land."""
+    from game.guard.route import Search
+    level, feel = load_level(MAP, goal=True), FeelConfig()
+    tall_box = (64.0, 0.0, 16.0, level.height)  # a column from the top of the map to its floor
+    for standing in (False, True):
+        search = Search(level, feel)
+        search.aim(tall_box, standing=standing)
+        assert search.run(lambda s=search: len(s.touched) >= 12, None, 20000) == "done"
+        grounded = []
+        for node in search.touched:
+            search.session.restore(node.snap)
+            grounded.append(search.session.player.on_ground)
+        assert all(grounded) if standing else not all(grounded)

@@ -195,7 +195,9 @@ def test_a_file_rewritten_in_place_at_a_high_rate_is_only_adopted_whole(tmp_path
     final = watcher.poll()
     if final is not None:
         adopted.append(final.jump.height)
-    whole = {40 + i % 50 + 0.5 for i in range(50)}
+    # the first content is a whole file too: a loaded machine may leave it unsettled at the watcher's start
+    # (then a later look adopts it); what must never be adopted is half a write
+    whole = {48.0} | {40 + i % 50 + 0.5 for i in range(50)}
     assert written == 400 and adopted, (written, adopted)
     assert set(adopted) <= whole, sorted(set(adopted) - whole)  # never "height = 4" from half a write
     assert watcher.feel.jump.height == 40 + (written - 1) % 50 + 0.5  # the last whole file is in use
