@@ -85,6 +85,8 @@ TIMER_GRAIN = 6  # steps, the grain of a crumble's timer and a turret's phase in
 RETURN_GRAIN = 0.5  # s, the grain of a gone crumble's time to come back, for one near the player (else: gone)
 UP_COST = 2.0  # distance field: a tile climbed costs this many tiles walked or fallen
 UNSUPPORTED_COST = 4.0  # distance field: a tile with nothing to land on below costs this many
+ARC_DT = 1 / 30  # s, the sampling of a jump's arc when scoring where it lands (see Search._arc_landing)
+ARC_S = 1.5  # s, how far along the arc to look
 PIT_PENALTY = 64.0  # px added to the score of a state in the air with nothing below it (yet)
 WALK_TIMES = (0.05, 0.13, 0.27)  # s, the stops of a held direction
 JUMP_SHARE = 1 / 3  # the medium jump holds this share of the full rise
@@ -272,6 +274,7 @@ class Search:
         self.jump_stops = sorted({1, max(1, round(full * JUMP_SHARE)), full})
         d = feel.derived
         self.coyote = d.coyote_steps
+        self._ballistic = (d.gravity, d.fall_gravity, feel.fall.max_speed)  # px/s^2, px/s^2, px/s: see _aim
         self.vx_grain = max(feel.run.max_speed / 3.0, 1.0)
         self.vy_grain = max(d.takeoff_speed / 4.0, 1.0)
         # the moves the feel turns on (each widens the macros and the key; all off: exactly the old search)
@@ -352,7 +355,8 @@ class Search:
     def _aim(self, p) -> tuple[float, float]:
         """The point whose distance scores a state: the player's centre when standing; in the air, where
         it would stand on the first ground or platform straight below (a jump in place is no progress,
-        passing over a ledge is). Nothing below: the centre (the field there knows it is unsupported)."""
+        passing over a ledge is), or sooner along its arc (a jump across a gap counts from the far
+        side). Nothing below: the centre (the field there knows it is unsupported)."""
         cx, cy = p.x + p.w / 2, p.y + p.h / 2
         if p.on_ground:
             return cx, cy
@@ -371,7 +375,35 @@ class Search:
         for m in self.session.world.platforms:
             if m.y >= feet - 1e-6 and m.x < p.x + p.w and p.x < m.x + m.w:
                 land = min(land, m.y)
+        if p.vx and 0 <= row < grid.rows:  # moving across: where its arc lands, if that is not straight below
+            arc = self._arc_landing(p, land)
+            if arc is not None:
+                return arc
         return (cx, cy) if land == math.inf else (cx, land - p.h / 2)
+
+    def _arc_landing(self, p, straight: float) -> tuple[float, float] | None:
+        """The centre where the player would stand first along its arc (its ``vx`` held, gravity, the fall
+        capped), when that comes before the ground straight below (feet ``straight``): a run-up jump over a
+        gap is scored by the far side, not by the pit under its take-off. None: no such landing in ARC_S."""
+        grid, ts, below = self.level.grid, self.level.tile_size, self.floor_below
+        rise, fall, cap = self._ballistic
+        x, feet, vx, vy = p.x, p.y + p.h, p.vx, p.vy
+        dt = ARC_DT
+        for _ in range(int(ARC_S / dt)):
+            vy = min(vy + (rise if vy < 0 else fall) * dt, cap)
+            x += vx * dt
+            new = feet + vy * dt
+            if vy > 0:  # coming down: a floor top crossed between feet and new
+                row = int(feet // ts)
+                if row >= grid.rows or new >= straight:
+                    return None  # out of the map, or no sooner than straight down: keep that
+                if row >= 0:
+                    for col in range(max(int(x // ts), 0), min(int((x + p.w - 1e-9) // ts), grid.cols - 1) + 1):
+                        r = below[row][col]
+                        if r < grid.rows and r * ts <= new and r * ts >= feet - 1e-6:
+                            return x + p.w / 2, r * ts - p.h / 2
+            feet = new
+        return None
 
     def _field(self, boxes) -> np.ndarray:
         return distance_field(self.level.grid, boxes, support=self.support)

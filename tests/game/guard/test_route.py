@@ -231,3 +231,34 @@ def test_a_gone_crumble_is_in_the_key_with_its_return_time_only_near_the_player(
     assert (i, 1) in far
     b.back[i] = step + 20
     assert search._parts_key(step)[2] == far
+
+
+def test_a_jump_across_a_gap_is_scored_by_where_its_arc_lands_not_by_the_pit_below(write_map):
+    """A state in the air is scored by where it would stand. Straight down from a run-up jump over a gap
+    is the pit floor: scored there, the run-up ranked behind every jump in place at the edge (level 8
+    under the heavy preset: 12,117 states without the easy hop). Along its arc it lands on the far ledge."""
+    from game.guard.route import Search
+    text = "\n".join([
+        "." * 16,
+        "." * 16,
+        "." * 16,
+        "..........G.....",
+        "P.........######",  # the far ledge (row 4): a tile up, 4 tiles across from the run-up's end
+        "######..........",
+        "................",
+        "................",
+        "################",  # the pit's floor (row 8), 3 tiles below the run-up
+    ])
+    level = load_level(write_map("arc.tmx", text))
+    search = Search(level, FeelConfig())
+    p = search.session.player
+    ts = level.tile_size
+    p.x, p.y = 6 * ts - PLAYER_W / 2, 4.5 * ts - p.h  # just off the run-up's edge, rising
+    p.vx, p.vy = FeelConfig().run.max_speed, -FeelConfig().derived.takeoff_speed * 0.8
+    p.on_ground = False
+    cx, cy = search._aim(p)
+    assert cy + p.h / 2 == 4 * ts  # feet on the far ledge's top (row 4), not on the pit's floor (row 8)
+    assert cx > 10 * ts
+    p.vx = 0.0  # the same place going straight up: it comes down where it took off (no progress)
+    cx, cy = search._aim(p)
+    assert cy + p.h / 2 == 5 * ts and cx == p.x + p.w / 2  # on the run-up (row 5)
