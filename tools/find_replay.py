@@ -147,6 +147,14 @@ def bad_input(message: str) -> SystemExit:
     return SystemExit(2)
 
 
+def script_steps(script: Path) -> tuple:
+    """The buttons per step of an input script; a bad or missing one is a one-line error, exit code 2."""
+    try:
+        return read_script(script).steps
+    except ScriptError as exc:
+        raise bad_input(str(exc)) from None
+
+
 def past(level: LevelData, x: float, y: float, tile: int) -> bool:
     """Whether a point is past tile ``tile`` on the level's way on: right of that column, or in a level
     taller than wide (a climb) above that row."""
@@ -159,10 +167,7 @@ def kept_prefix(level: LevelData, feel: FeelConfig, after: tuple[Path, int]) -> 
     column; in a tall level a row, see :func:`past`), for a level edited only beyond it: its beginning, and
     so the script's, are unchanged."""
     script, col = after
-    try:
-        steps = read_script(script).steps
-    except ScriptError as exc:
-        raise bad_input(str(exc)) from None
+    steps = script_steps(script)
     s, out = Session(level, feel), []
     for b in steps:
         s.step(b)
@@ -178,13 +183,10 @@ def footholds(level: LevelData, script: Path, every: float = FOOTHOLD_EVERY) -> 
     """Where ``script`` (played under the default feel) has the player stand, or hold to a wall (in the air
     within reach of one): a box around the player at the first such step after each ``every`` seconds of
     play, up to the goal; a standing one is reached only standing in it (fifth item ``STAND``), and none
-    is on crumbling ground (a preset's player left standing there falls with it). Waypoints
-    for a preset whose feel needs other inputs along the same way (a tall level's search from scratch can
-    run for an hour)."""
-    try:
-        steps = read_script(script).steps
-    except ScriptError as exc:
-        raise bad_input(str(exc)) from None
+    is on crumbling ground (a preset's player left standing there falls with it). Waypoints for a preset
+    whose feel needs other inputs along the same way (a tall level's search from scratch can run for an
+    hour)."""
+    steps = script_steps(script)
     s, out, due = Session(level, FeelConfig()), [], every
     crumbles = level.crumbles
     for b in steps:
@@ -192,9 +194,9 @@ def footholds(level: LevelData, script: Path, every: float = FOOTHOLD_EVERY) -> 
         if s.completed:
             return out
         p = s.player
-        if p.on_ground and any(c.y == p.y + p.h and c.x < p.x + p.w and p.x < c.x + c.w for c in crumbles):
-            continue  # it falls from under a state left standing there: a trap for the next leg
-        if (p.on_ground or getattr(p, "wall_steps", 1) == 0) and not s.dead and s.time >= due:
+        if (p.on_ground or p.wall_steps == 0) and not s.dead and s.time >= due:
+            if p.on_ground and any(c.y == p.y + p.h and c.x < p.x + p.w and p.x < c.x + c.w for c in crumbles):
+                continue  # it falls from under a state left standing there: a trap for the next leg
             out.append((p.x - REACH, p.y, p.w + 2 * REACH, p.h, STAND if p.on_ground else None))
             due = s.time + every
     raise bad_input(f"{script}: the player never reaches the goal under the default feel")
