@@ -37,14 +37,15 @@ def find(grid, a):
     """The runway of actor ``a`` standing on a flat tile top (``a.ground`` solid or one-way, no body), or
     None. A runway is the list ``[grid, version, ground, y, w, h, x_min, x_max, kind, row, top, below,
     hang_min, hang_max, col_lo, col_hi, dx_max, half_w, row_lo, col_from, col_to, fall, hang_lo,
-    hang_hi]``: the box x range ``[x_min, x_max]`` it is valid over at height ``y`` for a ``w`` x ``h`` box;
-    the ground and contact kind; the tile row of the floor and its top (px); ``below`` (px): a fall
-    reaching less than this past the top stays in that row; the wider box x range over the gaps, slopes
-    and ramps' feet at its ends, valid while the box's centre is over the columns ``col_lo..col_hi`` of
-    the stretch (or hangs over ``hang_lo..hang_hi``: see ``hangs``); the largest ``|dx|`` (px) a step may
-    move it by; ``w / 2``; the tiles it was read from (rows ``row_lo..row``, columns
-    ``col_from..col_to``); the fall from rest (px per step) last found to land on it (``falls_in``). A
-    tile edit there, or a new grid, drops it (``World._sync_tiles``)."""
+    hang_hi, contact]``: the box x range ``[x_min, x_max]`` it is valid over at height ``y`` for a ``w`` x
+    ``h`` box; the ground and contact kind; the tile row of the floor and its top (px); ``below`` (px): a
+    fall reaching less than this past the top stays in that row; the wider box x range over the gaps,
+    slopes and ramps' feet at its ends, valid while the box's centre is over the columns
+    ``col_lo..col_hi`` of the stretch (or hangs over ``hang_lo..hang_hi``: see ``hangs``); the largest
+    ``|dx|`` (px) a step may move it by; ``w / 2``; the tiles it was read from (rows ``row_lo..row``,
+    columns ``col_from..col_to``); the fall from rest (px per step) last found to land on it
+    (``falls_in``); the floor contact World.step last made on it (reused while the same). A tile edit
+    there, or a new grid, drops it (``World._sync_tiles``)."""
     g = a.ground
     if g is None or g.platform is not None:
         return None
@@ -144,7 +145,7 @@ def find(grid, a):
     # wider than any rounding of the sums
     dx_max = below - (w * 0.5 + 0.5) - 1e-6
     return [grid, grid.version, Ground(kind, None, code == ONE_WAY), y, w, h, x_min, x_max, kind, r, t, below,
-            hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None, ha, hb]
+            hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None, ha, hb, None]
 
 
 def falls_in(run, dy: float) -> bool:
@@ -175,7 +176,9 @@ def step(a, grid, d, blockers, max_speed: float) -> bool:
     g = a.ground
     if run is not None and run[8] == "slope" and run[0] is grid and a.w == run[4] and a.h == run[5] \
             and (g is run[2] or g == run[2]):
-        if _floor((a.x + run[14]) / grid.tile_size) != run[6]:  # on to the next slope tile: its own runway
+        placed = run[22]
+        if (placed is None or placed[0] != a.x or placed[1] != a.y) \
+                and _floor((a.x + run[14]) / grid.tile_size) != run[6]:  # on to the next slope tile: its own runway
             run = a._run = find_slope(grid, a)
             if run is None:
                 return False
@@ -267,10 +270,13 @@ def find_slope(grid, a):
     over slope tile (col, row), or None: while the centre stays over that tile, its rows above hold nothing
     solid or sloped where the box can be, and the map's edges are beyond its reach, a step only slides the
     box along the surface. The list ``[grid, version, ground, nan, w, h, col, i, "slope", row, left,
-    right, bottom, blocked, half, col_from, col_to, solid_row, row_lo, col_from, col_to, None]``: ``i``
+    right, bottom, blocked, half, col_from, col_to, solid_row, row_lo, col_from, col_to, None, placed,
+    contact, tile]``: ``i``
     the tile's flat index, ``left, right`` its surface heights (px), ``bottom`` its bottom (px),
     ``blocked`` the columns in its row the leading edge must not enter (solid or sloped), ``solid_row``
-    whether any tile in its row within reach is solid."""
+    whether any tile in its row within reach is solid; ``placed`` the ``(x, y, surface)`` the last step put
+    the box at (the next step starts from there without working it out again), ``contact`` that step's
+    contact (reused while the same), ``tile`` ``(col, row)``."""
     ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
     x, y, w, h = a.x, a.y, a.w, a.h
     half = w * 0.5
@@ -299,7 +305,7 @@ def find_slope(grid, a):
         k[base + c] == SOLID or k[base + c] == SLOPE and (faces_l if c > cc else faces_r)[base + c] is not None))
     solid_row = any(k[r * cols + c] == SOLID for c in range(c_from, c_to + 1))
     return [grid, grid.version, _SLOPE_GROUND, math.nan, w, h, cc, i, "slope", r, sl, sr, bottom, blocked, half,
-            c_from, c_to, solid_row, r_lo, c_from, c_to, None]
+            c_from, c_to, solid_row, r_lo, c_from, c_to, None, None, None, (cc, r)]
 
 
 def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
@@ -313,12 +319,16 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
     x, y, w, h = a.x, a.y, a.w, a.h
     cx = x + w * 0.5
     u = cx / ts
-    if _floor(u) != cc:
-        return False  # off the tile
     top_ok, bottom_ok = r * ts + MARGIN, bottom - MARGIN
-    s0 = bottom - (sl + (sr - sl) * ((cx - cc * ts) / ts))  # find_support's surface under the centre
-    if not top_ok < s0 < bottom_ok or place_before(s0, h) != y:
-        return False
+    placed = run[22]
+    if placed is not None and placed[0] == x and placed[1] == y:
+        s0 = placed[2]  # where the last step left it: the checks below held there
+    else:
+        if _floor(u) != cc:
+            return False  # off the tile
+        s0 = bottom - (sl + (sr - sl) * ((cx - cc * ts) / ts))  # find_support's surface under the centre
+        if not top_ok < s0 < bottom_ok or place_before(s0, h) != y:
+            return False
     dt = d.dt
     vy_new = min(0.0 + d.fall_gravity * a._gravity_scale * dt, max_speed)  # World._fall from vy = 0
     dy = (0.0 + vy_new) * 0.5 * dt
@@ -330,7 +340,9 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
     cx1 = tx + half
     if _floor(cx1 / ts) != cc:
         return False
-    s1 = bottom - (sl + (sr - sl) * (min(max(cx1 - cc * ts, 0.0), ts) / ts))
+    v = cx1 - cc * ts
+    inside = 0.0 <= v <= ts  # (then s1 is the s0 the next step would work out from here)
+    s1 = bottom - (sl + (sr - sl) * ((v if inside else 0.0 if v < 0.0 else ts) / ts))  # (v clamped to 0..ts)
     if not top_ok < s1 < bottom_ok:
         return False
     blocked = run[13]
@@ -353,10 +365,16 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
     if blockers and near(blockers, x, tx, min(y, y1), w, h, float(ts)):
         return False
     # the contact's tile: the slope under the centre, or on a column edge the nearest (move_y's own rule)
-    tile = (cc, r) if 1e-6 < u - cc < 1.0 - 1e-6 else _motion._support_tile(grid, a, s0, "slope")
-    a.contacts = [_new(Contact, (_FLOOR_NORMAL, "slope", None, tile, vx, vy_new))]
+    hit = run[23]
+    if 1e-6 < u - cc < 1.0 - 1e-6:
+        if hit is None or hit[4] != vx or not vx or hit[5] != vy_new:
+            hit = run[23] = _new(Contact, (_FLOOR_NORMAL, "slope", None, run[24], vx, vy_new))
+    else:
+        hit = _new(Contact, (_FLOOR_NORMAL, "slope", None, _motion._support_tile(grid, a, s0, "slope"), vx, vy_new))
+    a.contacts = [hit]
     a.vy = 0.0
     a.x = tx
     a.y = y1
     a.ground = _SLOPE_GROUND
+    run[22] = (tx, y1, s1) if inside else None
     return True

@@ -31,6 +31,7 @@ PROBE = 0.5  # px ahead of the leading foot (and at least this far below the fee
 DEPTH_PAD = 1.0  # px: the default ledge depth is half the width plus this (see walk)
 _MARGIN = 0.01  # px: slack on the reach of a step (far more than any rounding, far less than a pixel)
 _LATER = -2  # Walker hit_y_col: the floor's tile is looked up when read
+_floor = math.floor
 _ONE_BY_ONE = 30  # walkers: at most this many needing the full passes take the per-actor path instead
 
 
@@ -51,7 +52,7 @@ def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True,
     """
     d = direction
     for c in actor.contacts:
-        if c.normal[0]:
+        if c[0][0]:  # (c.normal: a namedtuple's field by index is the quicker read)
             d = -d
             break
     else:
@@ -59,8 +60,8 @@ def walk(world, actor: Actor, direction: int, speed: float, ledges: bool = True,
             grid = world.grid
             if ledge_depth is None:  # the usual case first: a tile in the probe's top row is ground ahead
                 x, ts, cols = actor.x, grid.tile_size, grid.cols
-                col = math.floor((x + actor.w + PROBE if d > 0 else x - PROBE) / ts)
-                row = math.floor((actor.y + actor.h + PROBE) / ts)  # (_ground_ahead's r0: the depth is > PROBE)
+                col = _floor((x + actor.w + PROBE if d > 0 else x - PROBE) / ts)
+                row = _floor((actor.y + actor.h + PROBE) / ts)  # (_ground_ahead's r0: the depth is > PROBE)
                 if 0 <= col < cols and 0 <= row < grid.rows and grid._k[row * cols + col] != EMPTY:
                     actor.vx = d * speed
                     return d

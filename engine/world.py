@@ -292,7 +292,10 @@ class World:
                         and not (platforms and _runway.near(platforms, x, tx, y, run[4], run[5], run[11])) \
                         and (boxes is None or (tx == x or not a.solid)
                              and not _runway.near(boxes, x, tx, y, run[4], run[5], run[11], a)):
-                    a.contacts = [_new(Contact, (_FLOOR, run[8], None, (_floor((x + run[17]) / ts), run[9]), vx, fall))]
+                    col, hit = _floor((x + run[17]) / ts), run[24]  # (the last step's contact, when the same)
+                    if hit is None or hit[3][0] != col or hit[4] != vx or not vx or hit[5] != fall:
+                        hit = run[24] = _new(Contact, (_FLOOR, run[8], None, (col, run[9]), vx, fall))
+                    a.contacts = [hit]
                     a.vy = 0.0
                     a.x = tx
                     a._clear = (tx, y, run[4], run[5])
@@ -744,7 +747,7 @@ class World:
                 if group & sensed:
                     ax, ay, aw, ah = a.x, a.y, a.w, a.h
                     for t in triggers:
-                        if t.senses & group:
+                        if t._senses & group:  # (the field: the property costs a call)
                             tx, ty, tw, th = t._box
                             if ax < tx + tw and tx < ax + aw and ay < ty + th and ty < ay + ah:  # (overlaps)
                                 now.add((t, a))

@@ -11,6 +11,7 @@ step, bit for bit. ``HYPOTHESIS_EXAMPLES=2000 RUNWAY_STEPS=400`` runs the big sa
 
 from __future__ import annotations
 
+import copy
 import os
 from contextlib import contextmanager
 
@@ -314,3 +315,34 @@ def test_a_runway_follows_a_tile_edit_ahead():
         world.step()
         walls += a.wall is not None
     assert a.x + a.w == 40.0 and walls == 1  # stopped at it, not walked through
+
+
+def test_a_reused_contact_matches_the_general_paths_to_the_bit_whatever_vx_is_set_to():
+    # A runway step reuses its last floor contact while the column, vx and the fall are the same; vx set
+    # by hand to 0.0, -0.0 or back to an earlier speed must still give the general path's contact, sign
+    # of zero included (== alone would call -0.0 and 0.0 the same).
+    grid = TileGrid.from_ascii("""
+..............
+......p#b.....
+##############
+""", tile_size=8)
+    speeds = [40.0, 40.0, 40.0, 0.0, -0.0, -0.0, 0.0, -40.0, -40.0, 40.0, 12.5, 12.5, -0.0, 40.0] * 6
+
+    def contacts(on: bool) -> list:
+        world = World(copy.deepcopy(grid))
+        flat = world.add(Actor(10.0, 9.0, 6.0, 7.0))
+        ramp = world.add(Actor(44.0, 4.0, 6.0, 7.0))
+        for a in (flat, ramp):
+            assert world.settle(a)
+        seen = []
+        with runways(on):
+            for vx in speeds:
+                flat.vx = ramp.vx = vx
+                world.step()
+                seen.append([(a.x.hex(), a.y.hex(), a.ground, [(c.normal, c.kind, c.tile, c.vx.hex(), c.vy.hex())
+                                                                for c in a.contacts]) for a in (flat, ramp)])
+        return seen
+
+    on, off = contacts(True), contacts(False)
+    assert on == off
+    assert any(s[1][2].kind == "slope" for s in on)  # (the ramp's walker did walk on the slope)
