@@ -177,12 +177,13 @@ def step(a, grid, d, blockers, max_speed: float) -> bool:
     if run is not None and run[8] == "slope" and run[0] is grid and a.w == run[4] and a.h == run[5] \
             and (g is run[2] or g == run[2]):
         placed = run[22]
-        if (placed is None or placed[0] != a.x or placed[1] != a.y) \
-                and _floor((a.x + run[14]) / grid.tile_size) != run[6]:  # on to the next slope tile: its own runway
-            run = a._run = find_slope(grid, a)
-            if run is None:
-                return False
-        return _slope_step(a, run, grid, d, blockers, max_speed)
+        if placed is None or placed[0] != a.x or placed[1] != a.y:
+            placed = None
+            if _floor((a.x + run[14]) / grid.tile_size) != run[6]:  # on to the next slope tile: its own runway
+                run = a._run = find_slope(grid, a)
+                if run is None:
+                    return False
+        return _slope_step(a, run, grid, d, blockers, max_speed, placed)
     if run is None or run[0] is not grid or a.y != run[3] or a.w != run[4] or a.h != run[5] \
             or (g is not run[2] and g != run[2]):
         run = a._run = find(grid, a) if g is None or g.kind != "slope" else find_slope(grid, a)
@@ -308,10 +309,11 @@ def find_slope(grid, a):
             c_from, c_to, solid_row, r_lo, c_from, c_to, None, None, None, (cc, r)]
 
 
-def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
+def _slope_step(a, run, grid, d, blockers, max_speed: float, placed=None) -> bool:
     """``step`` on a slope runway: the Y pass into the surface under the centre, the X pass sliding along
     (lifted onto the surface going up), the snap down onto it going down; the same numbers as
-    ``_motion.py`` (its find_support, _climb and land, read for this case)."""
+    ``_motion.py`` (its find_support, _climb and land, read for this case). ``placed``: the run's record of
+    where its last step left the box, when the box is still there."""
     if not a.snap:
         return False
     ts = grid.tile_size
@@ -320,9 +322,8 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float) -> bool:
     cx = x + w * 0.5
     u = cx / ts
     top_ok, bottom_ok = r * ts + MARGIN, bottom - MARGIN
-    placed = run[22]
-    if placed is not None and placed[0] == x and placed[1] == y:
-        s0 = placed[2]  # where the last step left it: the checks below held there
+    if placed is not None:  # (the caller found the box where the last step left it: run[22])
+        s0 = placed[2]  # the checks below held there
     else:
         if _floor(u) != cc:
             return False  # off the tile
