@@ -139,14 +139,19 @@ def find_support(grid, platforms, skip, x: float, w: float, feet_from: float, fe
             return None
         y, _rank, kind, plat, one_way = first
         return y, _new(Ground, (kind, plat, one_way))
-    best = min(f[0] for f in found)
-    ties = [f for f in found if f[0] <= best + EPS]
-    _y, _rank, kind, plat, _ = min(ties, key=_by_rank)
-    return best, _new(Ground, (kind, plat, all(f[4] for f in ties)))
-
-
-def _by_rank(support) -> int:
-    return support[1]
+    best = first[0]  # (min, the ties and the lowest rank among them, spelled out: a hill's edge runs this)
+    for f in found:
+        if f[0] < best:
+            best = f[0]
+    lim = best + EPS
+    pick, one_way = None, True
+    for f in found:
+        if f[0] <= lim:
+            if pick is None or f[1] < pick[1]:  # (the first of the lowest rank, as min() takes it)
+                pick = f
+            if not f[4]:
+                one_way = False
+    return best, _new(Ground, (pick[2], pick[3], one_way))
 
 
 def find_ceiling(grid, platforms, skip, x: float, w: float, head_from: float, head_to: float) -> float:

@@ -30,10 +30,12 @@ _floor, _ceil = math.floor, math.ceil
 _new = tuple.__new__
 _FLOOR_NORMAL = (0, -1)
 
+CACHE = 4096  # runways a world keeps for its actors to share (see find)
+_UNSEEN = object()
 ENABLED = True  # False: every actor takes the general path (the differential test compares the two)
 
 
-def find(grid, a):
+def find(grid, a, cache=None):
     """The runway of actor ``a`` standing on a flat tile top (``a.ground`` solid or one-way, no body), or
     None. A runway is the list ``[grid, version, ground, y, w, h, x_min, x_max, kind, row, top, below,
     hang_min, hang_max, col_lo, col_hi, dx_max, half_w, row_lo, col_from, col_to, fall, hang_lo,
@@ -45,7 +47,8 @@ def find(grid, a):
     ``|dx|`` (px) a step may move it by; ``w / 2``; the tiles it was read from (rows ``row_lo..row``,
     columns ``col_from..col_to``); the fall from rest (px per step) last found to land on it
     (``falls_in``); the floor contact World.step last made on it (reused while the same). A tile edit
-    there, or a new grid, drops it (``World._sync_tiles``)."""
+    there, or a new grid, drops it (``World._sync_tiles``). ``cache``: the runways found on this grid's
+    tiles as they are now, by what they are read from (``kept``), shared by the actors of one size."""
     g = a.ground
     if g is None or g.platform is not None:
         return None
@@ -68,6 +71,11 @@ def find(grid, a):
     c0 = _floor((x + w * 0.5) / ts)  # (the stretch is looked for from the column under the centre)
     if c0 < 0 or c0 >= cols:
         return None
+    key = (code, y, w, h, c0)  # (all a runway looked for from the centre's column is read from)
+    if cache is not None:
+        run = cache.get(key, _UNSEEN)
+        if run is not _UNSEEN:
+            return run if run is None else run[:]  # (a copy: its last entries are the actor's own)
 
     def good(c: int) -> bool:
         if k[r * cols + c] != code:
@@ -79,6 +87,7 @@ def find(grid, a):
         return True
 
     if not good(c0):  # the centre past the end of a stretch the box covers (a hill's edge): from its column
+        key = None  # (then x itself chose the column: not kept)
         first, last = max(0, _floor(x / ts)), min(cols - 1, _ceil((x + w) / ts) - 1)
         c0 = next((c for c in sorted(range(first, last + 1), key=lambda c: abs(c - c0)) if good(c)), None)
         if c0 is None:
@@ -139,13 +148,25 @@ def find(grid, a):
     # the Y pass's fall and the ground snap's reach must end above the next row: find_support then sees
     # this row's top and nothing else (no slope below it)
     below = (r + 1) * ts - t - 2.0 * EPS
-    if x_max < x_min:
-        return None
     # the largest |dx| whose ground snap (|dx| + w/2 + 0.5 px) stays above the next row, with a margin far
     # wider than any rounding of the sums
     dx_max = below - (w * 0.5 + 0.5) - 1e-6
-    return [grid, grid.version, Ground(kind, None, code == ONE_WAY), y, w, h, x_min, x_max, kind, r, t, below,
-            hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None, ha, hb, None]
+    run = None if x_max < x_min else \
+        [grid, grid.version, Ground(kind, None, code == ONE_WAY), y, w, h, x_min, x_max, kind, r, t, below,
+         hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None, ha, hb, None]
+    return kept(cache, key, run) if key is not None else run
+
+
+def kept(cache, key, run):
+    """Keep ``run`` in ``cache`` under ``key`` (a world's cache of runways; emptied when it grows past
+    ``CACHE`` entries: actors resized all the time must not fill memory); returns it for an actor (a copy:
+    the last entries of a runway, what its last step left, are that actor's own)."""
+    if cache is None:
+        return run
+    if len(cache) >= CACHE:
+        cache.clear()
+    cache[key] = run
+    return run if run is None else run[:]
 
 
 def falls_in(run, dy: float) -> bool:
@@ -167,9 +188,10 @@ def edited(run, changes) -> bool:
     return False
 
 
-def step(a, grid, d, blockers, max_speed: float) -> bool:
+def step(a, grid, d, blockers, max_speed: float, cache=None) -> bool:
     """Step plain actor ``a`` along its runway (gravity, the Y pass into the floor, the X pass, the
-    snap), as ``World._move_plain`` would; False (nothing changed) when the general path must do it."""
+    snap), as ``World._move_plain`` would; False (nothing changed) when the general path must do it.
+    ``cache``: the world's runways on these tiles (see find)."""
     if not a.on_ground or a.vy != 0.0 or a.bounce or not a._gravity_scale > 0.0:
         return False
     run = a._run
@@ -180,13 +202,13 @@ def step(a, grid, d, blockers, max_speed: float) -> bool:
         if placed is None or placed[0] != a.x or placed[1] != a.y:
             placed = None
             if _floor((a.x + run[14]) / grid.tile_size) != run[6]:  # on to the next slope tile: its own runway
-                run = a._run = find_slope(grid, a)
+                run = a._run = find_slope(grid, a, cache)
                 if run is None:
                     return False
         return _slope_step(a, run, grid, d, blockers, max_speed, placed)
     if run is None or run[0] is not grid or a.y != run[3] or a.w != run[4] or a.h != run[5] \
             or (g is not run[2] and g != run[2]):
-        run = a._run = find(grid, a) if g is None or g.kind != "slope" else find_slope(grid, a)
+        run = a._run = find(grid, a, cache) if g is None or g.kind != "slope" else find_slope(grid, a, cache)
         if run is None:
             return False
         if run[8] == "slope":
@@ -201,31 +223,54 @@ def step(a, grid, d, blockers, max_speed: float) -> bool:
     x_min, x_max = run[6], run[7]
     ts = grid.tile_size
     cc = col = _floor((x + w * 0.5) / ts)
+    across = True  # the X pass and the snap too (else the general ones, after the Y pass stepped here)
     if not (x_min <= x <= x_max and x_min <= tx <= x_max):
         # over an end of the stretch (a gap, a slope beside a solid top, a ramp's foot): fine while the
         # centre stays over the stretch (the tile under it is the one stood on, and the tiles under the box
         # hold nothing else), or hangs past it (see hangs: the contact's tile is then the stretch's end)
-        x_min, x_max = run[12], run[13]
-        if not (x_min <= x <= x_max and x_min <= tx <= x_max):
-            return False
+        h_min, h_max = run[12], run[13]
         ca, cb = run[14], run[15]
-        if not ca <= cc <= cb:
-            if not hangs(run, grid, x, cc):
+        if not x_min <= x <= x_max:  # (the box at x: where the Y pass is)
+            if not h_min <= x <= h_max:
                 return False
-            col = ca if cc < ca else cb
-        cc1 = _floor((tx + w * 0.5) / ts)
-        if not ca <= cc1 <= cb and not hangs(run, grid, tx, cc1):
-            return False
-    if not (run[21] == dy or falls_in(run, dy)) or not -run[16] <= dx <= run[16]:
-        return False  # the fall would not reach the top, or the fall or the snap could look past this row
-    if blockers and near(blockers, x, tx, y, w, h, run[11]):
+            if not ca <= cc <= cb:
+                if not hangs(run, grid, x, cc):
+                    return False
+                col = ca if cc < ca else cb
+        if not h_min <= tx <= h_max:  # (the box at tx: the X pass and the snap)
+            across = False
+        else:
+            cc1 = _floor((tx + w * 0.5) / ts)
+            if not ca <= cc1 <= cb and not hangs(run, grid, tx, cc1):
+                across = False
+    if not (run[21] == dy or falls_in(run, dy)):
+        return False  # the fall would not reach the top, or could look past this row
+    if not -run[16] <= dx <= run[16]:
+        across = False  # the snap could look past this row
+    if blockers and (not across or near(blockers, x, tx, y, w, h, run[11])):
         return False
     # the Y pass: into the floor (a contact at the tile under the centre), vy stopped
     a.contacts = [_new(Contact, (_FLOOR_NORMAL, run[8], None, (col, run[9]), vx, vy_new))]
     a.vy = 0.0
+    if not across:
+        return _across(a, grid, dx)
     # the X pass: nothing in the way; the snap: onto the same top
     a.x = tx
     a.ground = run[2]
+    return True
+
+
+def _across(a, grid, dx: float) -> bool:
+    """The rest of a step whose Y pass a runway did (into its floor, ``a.contacts`` holding that contact):
+    the general X pass and ground snap, as ``_motion.move`` and ``land`` do them after that pass, for an
+    actor with nothing but tiles near (no blockers) leaving its runway's stretch or slope tile."""
+    x = a.x
+    if dx:
+        hit = _motion.move_x(grid, (), a, x + dx, True, None)
+        if hit is not None:
+            a.contacts.append(hit)
+            a.vx = 0.0
+    _motion.land(grid, (), a, True, a.x - x)
     return True
 
 
@@ -266,7 +311,7 @@ MARGIN = 1e-3  # px: a surface this close to its tile's top or bottom edge takes
 _SLOPE_GROUND = Ground("slope", None, False)
 
 
-def find_slope(grid, a):
+def find_slope(grid, a, cache=None):
     """The slope runway of actor ``a`` standing on a slope (``a.ground`` a slope) with its bottom-centre
     over slope tile (col, row), or None: while the centre stays over that tile, its rows above hold nothing
     solid or sloped where the box can be, and the map's edges are beyond its reach, a step only slides the
@@ -277,12 +322,22 @@ def find_slope(grid, a):
     ``blocked`` the columns in its row the leading edge must not enter (solid or sloped), ``solid_row``
     whether any tile in its row within reach is solid; ``placed`` the ``(x, y, surface)`` the last step put
     the box at (the next step starts from there without working it out again), ``contact`` that step's
-    contact (reused while the same), ``tile`` ``(col, row)``."""
+    contact (reused while the same), ``tile`` ``(col, row)``. ``cache``: as for ``find``."""
+    ts, w, h = grid.tile_size, a.w, a.h
+    cc = _floor((a.x + w * 0.5) / ts)
+    r = _floor((a.y + h - EPS) / ts)
+    key = (SLOPE, cc, r, w, h)  # (all a slope runway is read from)
+    if cache is not None:
+        run = cache.get(key, _UNSEEN)
+        if run is not _UNSEEN:
+            return run if run is None else run[:]
+    return kept(cache, key, _slope_run(grid, cc, r, w, h))
+
+
+def _slope_run(grid, cc: int, r: int, w: float, h: float):
+    """``find_slope``'s runway for a ``w`` x ``h`` box with its bottom-centre over tile (cc, r), or None."""
     ts, cols, rows, k = grid.tile_size, grid.cols, grid.rows, grid._k
-    x, y, w, h = a.x, a.y, a.w, a.h
     half = w * 0.5
-    cc = _floor((x + half) / ts)
-    r = _floor((y + h - EPS) / ts)
     if not (0 <= cc < cols and 0 <= r < rows) or k[r * cols + cc] != SLOPE:
         return None
     i = r * cols + cc
@@ -339,33 +394,34 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float, placed=None) -> boo
     dx = vx * dt
     tx = x + dx if dx else x
     cx1 = tx + half
-    if _floor(cx1 / ts) != cc:
-        return False
-    v = cx1 - cc * ts
-    inside = 0.0 <= v <= ts  # (then s1 is the s0 the next step would work out from here)
-    s1 = bottom - (sl + (sr - sl) * ((v if inside else 0.0 if v < 0.0 else ts) / ts))  # (v clamped to 0..ts)
-    if not top_ok < s1 < bottom_ok:
-        return False
+    across = _floor(cx1 / ts) == cc  # the X pass and the snap too (else the general ones after the Y pass)
+    if across:
+        v = cx1 - cc * ts
+        inside = 0.0 <= v <= ts  # (then s1 is the s0 the next step would work out from here)
+        s1 = bottom - (sl + (sr - sl) * ((v if inside else 0.0 if v < 0.0 else ts) / ts))  # (v clamped to 0..ts)
+        across = top_ok < s1 < bottom_ok
     blocked = run[13]
-    if blocked:  # the columns the leading edge enters (move_x's scan)
+    if across and blocked:  # the columns the leading edge enters (move_x's scan)
         if tx > x:
             entered = range(math.ceil((x + w - EPS) / ts), math.ceil((tx + w) / ts))
         else:
             entered = range(_floor(tx / ts), _floor((x + EPS) / ts) - 1 + 1)
         for c in entered:
             if c in blocked:
-                return False
-    feet = y + h
-    up = feet > s1
-    y1 = place_before(s1, h)
-    if up and run[17]:  # lifted: the box there must overlap no solid tile of its row
-        c0, c1 = _floor(tx / ts), math.ceil((tx + w) / ts) - 1
-        k, base = grid._k, r * grid.cols
-        if SOLID in k[base + c0:base + c1 + 1]:
-            return False
-    if blockers and near(blockers, x, tx, min(y, y1), w, h, float(ts)):
+                across = False
+                break
+    if across:
+        up = y + h > s1
+        y1 = place_before(s1, h)
+        if up and run[17]:  # lifted: the box there must overlap no solid tile of its row
+            c0, c1 = _floor(tx / ts), math.ceil((tx + w) / ts) - 1
+            k, base = grid._k, r * grid.cols
+            if SOLID in k[base + c0:base + c1 + 1]:
+                across = False
+    if blockers and (not across or near(blockers, x, tx, min(y, y1), w, h, float(ts))):
         return False
-    # the contact's tile: the slope under the centre, or on a column edge the nearest (move_y's own rule)
+    # the Y pass: the contact's tile is the slope under the centre, or on a column edge the nearest (move_y's
+    # own rule)
     hit = run[23]
     if 1e-6 < u - cc < 1.0 - 1e-6:
         if hit is None or hit[4] != vx or not vx or hit[5] != vy_new:
@@ -374,6 +430,9 @@ def _slope_step(a, run, grid, d, blockers, max_speed: float, placed=None) -> boo
         hit = _new(Contact, (_FLOOR_NORMAL, "slope", None, _motion._support_tile(grid, a, s0, "slope"), vx, vy_new))
     a.contacts = [hit]
     a.vy = 0.0
+    if not across:
+        run[22] = None
+        return _across(a, grid, dx)
     a.x = tx
     a.y = y1
     a.ground = _SLOPE_GROUND

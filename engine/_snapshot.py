@@ -60,7 +60,7 @@ STATE: dict[type, Slots] = {
 WORLD_STATE = Slots(copied=("steps",), lists=("actors", "platforms", "triggers", "_inside", "_members", "ropes",
                                                "crowds"),
                     kept=("_rope_set", "_st", "grid", "feel", "_derived", "_hash", "_sensor_order", "_sensed",
-                          "_trigger_moves", "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates", "_rest"))
+                          "_trigger_moves", "_tiles_grid", "_tiles_seen", "_grid_tables", "_crates", "_rest", "_runs"))
 
 
 class _Layout(NamedTuple):
@@ -160,9 +160,12 @@ def put(world, snap: Snapshot) -> None:
         raise ValueError("this snapshot was taken from another World; restore it into the world it came from")
     world.steps = snap.steps
     grid, tiles = snap.tiles
+    tiles_back = False  # tiles edited since the snapshot put back as they were
     if grid is world.grid:  # (a grid swapped in since is configuration: left as it is)
+        version = grid.version
         grid._restore_edits(tiles)
         world._tiles_grid, world._tiles_seen = grid, grid.version
+        tiles_back = grid.version != version
     if snap.triggers != tuple(world.triggers):
         world.triggers[:] = snap.triggers
         world._sensor_order = None  # membership changed: renumber the triggers
@@ -179,6 +182,9 @@ def put(world, snap: Snapshot) -> None:
         _apply(obj, values)
     for obj, values in snap.extra:
         _apply(obj, values)
+    if tiles_back:
+        for a in world.actors:
+            a._run = None  # (a runway read from the tiles as they were before the restore: looked for again)
     moved = False
     for t, box in zip(snap.triggers, snap.boxes, strict=True):
         if t._box is not box:

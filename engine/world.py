@@ -102,6 +102,7 @@ class World:
         self._crates = False  # were there solid actors in the last step (walk() looks for ground on them)
         self._st = None  # during the rope phase of a step: its _solids.Step (what blocks a rope's holders)
         self._rest = (None, 0.0, 0.0, 0.0)  # (derived, fall.max_speed, vy, dy): a plain actor's fall from rest
+        self._runs = (None, -1, {})  # (grid, version, {key: runway}): the runways found on its tiles as they are
 
     @staticmethod
     def _valid_feel(feel) -> FeelConfig:
@@ -266,6 +267,10 @@ class World:
         many = len(platforms) > _solids.FEW  # then each actor looks only at the platforms near it
         events = st.events if st is not None else []
         lean, top_speed = _runway.ENABLED, self.feel.fall.max_speed
+        runs = self._runs
+        if runs[0] is not grid or runs[1] != grid.version:
+            runs = self._runs = (grid, grid.version, {})
+        runs = runs[2]  # (the runways found on these tiles, for the actors to share: _runway.find)
         # Runways (_runway.py): a plain actor on a flat stretch of tiles it found before, nothing solid
         # near, gravity 1: its whole step in a few lines (the same numbers as the general path below).
         # Among a few solid actors, they are tested too (every one: a superset of what the general path
@@ -279,27 +284,46 @@ class World:
                 fall = min(0.0 + d.fall_gravity * 1.0 * dt, top_speed)  # World._fall from rest, scale 1
                 rest = self._rest = (d, top_speed, fall, (0.0 + fall) * 0.5 * dt)
             fall, dy = rest[2], rest[3]
+        alone = boxes is None and not many  # (then what blocks an actor's own move: the platforms, all of them)
         for a in actors:
             run = a._run
-            if fast and run is not None and a.y == run[3] and a.ground is run[2] and a.on_ground and a.vy == 0.0 \
-                    and not a.squished and not a.bounce and a._gravity_scale == 1.0 and a._hold is None:
-                x, vx, y = a.x, a.vx, run[3]
-                dx = vx * dt
-                tx = x + dx if dx else x
-                x_min, x_max, dx_max = run[6], run[7], run[16]
-                if x_min <= x <= x_max and x_min <= tx <= x_max and -dx_max <= dx <= dx_max \
-                        and (run[21] == dy or _runway.falls_in(run, dy)) \
-                        and not (platforms and _runway.near(platforms, x, tx, y, run[4], run[5], run[11])) \
-                        and (boxes is None or (tx == x or not a.solid)
-                             and not _runway.near(boxes, x, tx, y, run[4], run[5], run[11], a)):
-                    col, hit = _floor((x + run[17]) / ts), run[24]  # (the last step's contact, when the same)
-                    if hit is None or hit[3][0] != col or hit[4] != vx or not vx or hit[5] != fall:
-                        hit = run[24] = _new(Contact, (_FLOOR, run[8], None, (col, run[9]), vx, fall))
-                    a.contacts = [hit]
-                    a.vy = 0.0
-                    a.x = tx
-                    a._clear = (tx, y, run[4], run[5])
+            if fast and run is not None and a.on_ground and a.vy == 0.0 and not a.squished and not a.bounce \
+                    and a._gravity_scale == 1.0 and a._hold is None:
+                if a.y == run[3] and a.ground is run[2]:
+                    x, vx, y = a.x, a.vx, run[3]
+                    dx = vx * dt
+                    tx = x + dx if dx else x
+                    x_min, x_max, dx_max = run[6], run[7], run[16]
+                    if x_min <= x <= x_max and x_min <= tx <= x_max:
+                        on = True
+                    else:  # over an end of the stretch, its centre over the stretch (as _runway.step tests it)
+                        x_min, x_max, half, ca, cb = run[12], run[13], run[17], run[14], run[15]
+                        on = x_min <= x <= x_max and x_min <= tx <= x_max and ca <= _floor((x + half) / ts) <= cb \
+                            and ca <= _floor((tx + half) / ts) <= cb
+                    if on and -dx_max <= dx <= dx_max \
+                            and (run[21] == dy or _runway.falls_in(run, dy)) \
+                            and not (platforms and _runway.near(platforms, x, tx, y, run[4], run[5], run[11])) \
+                            and (boxes is None or (tx == x or not a.solid)
+                                 and not _runway.near(boxes, x, tx, y, run[4], run[5], run[11], a)):
+                        col, hit = _floor((x + run[17]) / ts), run[24]  # (the last step's contact, when the same)
+                        if hit is None or hit[3][0] != col or hit[4] != vx or not vx or hit[5] != fall:
+                            hit = run[24] = _new(Contact, (_FLOOR, run[8], None, (col, run[9]), vx, fall))
+                        a.contacts = [hit]
+                        a.vy = 0.0
+                        a.x = tx
+                        a._clear = (tx, y, run[4], run[5])
+                        moved[a] = None
+                        continue
+                if alone and not a.solid and a.vx - a.vx == 0.0:
+                    # the rest of a runway's steps (a slope tile, hanging past a stretch's end, leaving it): its
+                    # own step or the general passes, and what the loop below does after them for this actor
+                    if not _runway.step(a, grid, d, platforms, top_speed, runs):
+                        self._move_plain(a, d, platforms)
+                    a._clear = (a.x, a.y, a.w, a.h)
                     moved[a] = None
+                    hits = a.contacts
+                    if hits and (len(hits) > 1 or hits[0].normal[1] >= 0):  # (it was on the ground)
+                        self._note(a, True, events)
                     continue
             if a.squished:  # pinned: crushed this step
                 a.contacts = []
@@ -337,7 +361,7 @@ class World:
                     dropped.append(a)
             else:
                 blockers = st.around(a, d.dt) if st is not None and (st.crates or many) else platforms
-                if own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed)):
+                if own_move or not (lean and _runway.step(a, grid, d, blockers, top_speed, runs)):
                     self._move_plain(a, d, blockers)
             if st is not None and st.crates and a.contacts:
                 self._push_crates(a, x0, st)

@@ -3,8 +3,8 @@ and that path leaves every actor exactly where the general one (``_motion.py``'s
 
 Random scenes (floors of solid and one-way runs with gaps, hills of 45-degree and shallow slopes, walls, random map edges and
 tile sizes, moving platforms solid and one-way, solid crates, actors of random sizes, speeds, gravity
-scales and snap settings walking with ``walk``, tile edits during the run, and velocities, positions and
-sizes set by hand between steps) are stepped twice, runways on and off, and every actor's position,
+scales and snap settings walking with ``walk``, tile edits during the run, velocities, positions and
+sizes set by hand between steps, and snapshots put back later) are stepped twice, runways on and off, and every actor's position,
 velocity, ground, contacts (tile and velocity included) and the step's events are compared after every
 step, bit for bit. ``HYPOTHESIS_EXAMPLES=2000 RUNWAY_STEPS=400`` runs the big sample.
 """
@@ -100,6 +100,15 @@ def scenes(draw):
         changes.append(("poke", draw(st.integers(1, STEPS)), draw(st.integers(0, len(actors) - 1)),
                         draw(st.sampled_from(["vy", "vx", "x", "y", "w", "h", "gravity", "bounce", "snap", "teleport"])),
                         draw(st.sampled_from([-250.0, 0.0, 0.25, 1.0, 3.0, 45.0])), draw(st.booleans())))
+    for _ in range(draw(st.integers(0, 2))):  # a snapshot taken, and put back later (tiles edited in between too)
+        taken = draw(st.integers(1, STEPS))
+        back = draw(st.integers(taken, STEPS))
+        changes.append(("snap", taken, draw(st.booleans())))
+        for _ in range(draw(st.integers(0, 3))):  # tiles edited while it is held: the restore puts them back
+            changes.append(("tile", draw(st.integers(taken, back)), draw(st.integers(0, cols - 1)),
+                            draw(st.integers(0, rows - 1)), draw(st.sampled_from([TileKind.SOLID, TileKind.EMPTY])),
+                            True))
+        changes.append(("restore", back, True))
     return grid, actors, bodies, changes, draw(st.booleans())
 
 
@@ -178,10 +187,19 @@ def run_both(grid, actors, bodies, changes, settle, steps=STEPS) -> int:
         general += 1
         return original(*args, **kw)
 
+    snaps = {}
     try:
         def apply(step, after):
             for ch in changes:
                 if ch[1] != step or ch[-1] != after:
+                    continue
+                if ch[0] == "snap":
+                    snaps.update({id(w): w.snapshot() for w in (on, off)})
+                    continue
+                if ch[0] == "restore":
+                    for w in (on, off):
+                        if id(w) in snaps:
+                            w.restore(snaps[id(w)])
                     continue
                 for g, ws in zip(grids, (on_walkers, off_walkers), strict=True):
                     if ch[0] == "tile":
@@ -346,3 +364,68 @@ def test_a_reused_contact_matches_the_general_paths_to_the_bit_whatever_vx_is_se
     on, off = contacts(True), contacts(False)
     assert on == off
     assert any(s[1][2].kind == "slope" for s in on)  # (the ramp's walker did walk on the slope)
+
+
+HILL = """
+................
+....../##\\......
+.....p####b.....
+################
+"""
+
+
+def test_a_step_leaving_its_runway_finishes_with_the_general_passes_exactly():
+    # Over a hill's crest and off a ramp's end, a walker's Y pass is still its runway's (into the floor it
+    # stands on) while its X pass and snap are not: those steps run the general X pass and snap after it
+    # (_runway._across), and must leave it where the general path alone would.
+    grid = TileGrid.from_ascii(HILL, tile_size=8)
+    actors = [dict(x=x, y=0.0, w=w, h=h, speed=speed, direction=d, ledges=False, gravity=1.0, snap=True, bounce=0.0)
+              for x, w, h, speed, d in [(2.0, 6.0, 7.0, 40.0, 1), (100.0, 6.0, 7.0, 40.0, -1), (20.0, 3.0, 5.0, 90.0, 1),
+                                        (60.0, 10.0, 14.0, 20.0, -1)]]
+    original, halves = _runway._across, []
+
+    def counting(a, *args):
+        halves.append(a)
+        return original(a, *args)
+
+    _runway._across = counting
+    try:
+        run_both(grid, actors, [], [], True, steps=400)
+    finally:
+        _runway._across = original
+    assert len(halves) > 20  # (the crests, the ramps' feet and the walls at the ends: each a half step)
+
+
+def test_runways_shared_by_actors_of_one_size_follow_a_restore_that_puts_a_wall_back():
+    # The world keeps the runways it found for the actors of one size to share, read from the tiles as they
+    # are: a restore that puts a wall back makes them look again (a runway found past the wall while it
+    # was gone must not walk a walker through it).
+    grid = TileGrid.from_ascii("""
+................
+.........#......
+################
+""", tile_size=8)
+    world = World(grid)
+    walkers = [world.add(Actor(x, 0.0, 6.0, 7.0)) for x in (8.0, 30.0)]
+    for a in walkers:
+        assert world.settle(a)
+        a.vx = 60.0
+    snap = world.snapshot()
+    grid.set_tile(9, 1, TileKind.EMPTY)  # the wall gone: both walk on past where it stood
+    for _ in range(60):
+        world.step()
+    assert walkers[1].x > 80.0
+    world.restore(snap)  # the wall is back
+    for _ in range(90):
+        world.step()
+    assert [a.x + a.w for a in walkers] == [72.0, 72.0]  # stopped at it, not walked through
+
+
+def test_a_full_cache_of_runways_starts_again_and_changes_nothing(monkeypatch):
+    from benchmarks.walkers import scene
+
+    monkeypatch.setattr(_runway, "CACHE", 3)  # emptied every few runways found
+    sc = scene(60)
+    actors = [dict(x=x, y=y, w=6.0, h=7.0, speed=40.0, direction=d, ledges=True, gravity=1.0, snap=True, bounce=0.0)
+              for x, y, d in sc.starts]
+    run_both(sc.grid, actors, [], [], False, 120)
