@@ -399,25 +399,32 @@ def test_a_step_leaving_its_runway_finishes_with_the_general_passes_exactly():
 def test_runways_shared_by_actors_of_one_size_follow_a_restore_that_puts_a_wall_back():
     # The world keeps the runways it found for the actors of one size to share, read from the tiles as they
     # are: a restore that puts a wall back makes them look again (a runway found past the wall while it
-    # was gone must not walk a walker through it).
-    grid = TileGrid.from_ascii("""
+    # was gone must not walk a walker through it), and the steps after it are the steps a world that never
+    # saw the edit takes, to the bit.
+    def walled():
+        world = World(TileGrid.from_ascii("""
 ................
 .........#......
 ################
-""", tile_size=8)
-    world = World(grid)
-    walkers = [world.add(Actor(x, 0.0, 6.0, 7.0)) for x in (8.0, 30.0)]
-    for a in walkers:
-        assert world.settle(a)
-        a.vx = 60.0
+""", tile_size=8))
+        walkers = [world.add(Actor(x, 0.0, 6.0, 7.0)) for x in (8.0, 30.0)]
+        for a in walkers:
+            assert world.settle(a)
+            a.vx = 60.0
+        return world, walkers
+
+    world, walkers = walled()
     snap = world.snapshot()
-    grid.set_tile(9, 1, TileKind.EMPTY)  # the wall gone: both walk on past where it stood
+    world.grid.set_tile(9, 1, TileKind.EMPTY)  # the wall gone: both walk on past where it stood
     for _ in range(60):
         world.step()
     assert walkers[1].x > 80.0
     world.restore(snap)  # the wall is back
+    never, _ = walled()
     for _ in range(90):
         world.step()
+        never.step()
+        assert world.state_hash() == never.state_hash()
     assert [a.x + a.w for a in walkers] == [72.0, 72.0]  # stopped at it, not walked through
 
 
