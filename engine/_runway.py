@@ -207,7 +207,8 @@ def step(a, grid, d, blockers, max_speed: float, cache=None) -> bool:
                     return False
         return _slope_step(a, run, grid, d, blockers, max_speed, placed)
     if run is None or run[0] is not grid or a.y != run[3] or a.w != run[4] or a.h != run[5] \
-            or (g is not run[2] and g != run[2]):
+            or (g is not run[2] and g != run[2]) or not run[12] <= a.x <= run[13]:
+        # (also past the runway's ends: on along a floor longer than REACH, or past a wall edited away)
         run = a._run = find(grid, a, cache) if g is None or g.kind != "slope" else find_slope(grid, a, cache)
         if run is None:
             return False

@@ -436,3 +436,14 @@ def test_a_full_cache_of_runways_starts_again_and_changes_nothing(monkeypatch):
     actors = [dict(x=x, y=y, w=6.0, h=7.0, speed=40.0, direction=d, ledges=True, gravity=1.0, snap=True, bounce=0.0)
               for x, y, d in sc.starts]
     run_both(sc.grid, actors, [], [], False, 120)
+
+
+def test_a_walker_past_its_runways_end_looks_for_the_next_one():
+    # A runway reaches REACH columns either way from where it was found: on a longer floor, or past a wall
+    # edited away beyond its end, the walker finds the runway that goes on (it used to take the general
+    # path for the rest of the floor), and every step is still the general path's.
+    grid = TileGrid.from_ascii("." * 200 + "\n" + "." * 200 + "\n" + "#" * 200, tile_size=8)
+    actors = [dict(x=8.0, y=0.0, w=6.0, h=7.0, speed=60.0, direction=1, ledges=True, gravity=1.0, snap=True,
+                   bounce=0.0)]
+    assert _runway.REACH < 120  # (1,200 steps at 60 px/s: 150 tiles, past the first runway's end)
+    assert run_both(grid, actors, [], [], True, steps=1200) == 1200  # (no step through _motion.move)
