@@ -72,10 +72,9 @@ def find(grid, a, cache=None):
     if c0 < 0 or c0 >= cols:
         return None
     key = (code, y, w, h, c0)  # (all a runway looked for from the centre's column is read from)
-    if cache is not None:
-        run = cache.get(key, _UNSEEN)
-        if run is not _UNSEEN:
-            return run if run is None else run[:]  # (a copy: its last entries are the actor's own)
+    run = _UNSEEN if cache is None else looked_up(cache, key)
+    if run is not _UNSEEN:
+        return run
 
     def good(c: int) -> bool:
         if k[r * cols + c] != code:
@@ -155,6 +154,13 @@ def find(grid, a, cache=None):
         [grid, grid.version, Ground(kind, None, code == ONE_WAY), y, w, h, x_min, x_max, kind, r, t, below,
          hang_min, hang_max, ca, cb, dx_max, w * 0.5, lo_row, ea, eb, None, ha, hb, None]
     return kept(cache, key, run) if key is not None else run
+
+
+def looked_up(cache, key):
+    """The runway ``cache`` keeps under ``key`` for an actor (a copy: see kept; None: none there), or
+    ``_UNSEEN`` when it has not been looked for on these tiles."""
+    run = cache.get(key, _UNSEEN)
+    return run[:] if run is not _UNSEEN and run is not None else run
 
 
 def kept(cache, key, run):
@@ -328,10 +334,9 @@ def find_slope(grid, a, cache=None):
     cc = _floor((a.x + w * 0.5) / ts)
     r = _floor((a.y + h - EPS) / ts)
     key = (SLOPE, cc, r, w, h)  # (all a slope runway is read from)
-    if cache is not None:
-        run = cache.get(key, _UNSEEN)
-        if run is not _UNSEEN:
-            return run if run is None else run[:]
+    run = _UNSEEN if cache is None else looked_up(cache, key)
+    if run is not _UNSEEN:
+        return run
     return kept(cache, key, _slope_run(grid, cc, r, w, h))
 
 
