@@ -456,17 +456,25 @@ def _centre_before(edge, half, right, x0, inclusive):
     if rs.size:
         e, hf, xr = edge[rs], half[rs], x[rs]
         back = (xr + hf > e) if inclusive else (xr + hf >= e)
-        while back.any():
+        for _ in range(_motion._TRIES):
+            if not back.any():
+                break
             xr[back] = np.nextafter(xr[back], -INF)
             back = (xr + hf > e) if inclusive else (xr + hf >= e)
+        for j in np.flatnonzero(back):  # (rare: a centre a float's width from 0, say) one by one
+            xr[j] = _motion._centre_before(float(e[j]), float(hf[j]), True, -INF, inclusive)
         x[rs] = np.maximum(xr, x0[rs])
     ls = np.flatnonzero(~right)
     if ls.size:
         e, hf, xl = edge[ls], half[ls], x[ls]
         fwd = xl + hf < e
-        while fwd.any():
+        for _ in range(_motion._TRIES):
+            if not fwd.any():
+                break
             xl[fwd] = np.nextafter(xl[fwd], INF)
             fwd = xl + hf < e
+        for j in np.flatnonzero(fwd):
+            xl[j] = _motion._centre_before(float(e[j]), float(hf[j]), False, INF, inclusive)
         x[ls] = np.minimum(xl, x0[ls])
     return x
 

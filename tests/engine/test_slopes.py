@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from engine import Actor, Buttons, Character, FeelConfig, TileGrid, TileKind, World
+from engine import Actor, Buttons, Character, FeelConfig, TileGrid, TileKind, World, _motion
 
 TS = 16
 EPS = 1e-6
@@ -643,3 +644,31 @@ def test_snap_off_leaves_the_ground_on_a_descent(make):
     for _ in range(20):
         w.step()
     assert a.on_ground and a.y + a.h == 80.0  # and still ends on the floor below
+
+
+# -- the bottom-centre stopped at a column edge ------------------------------------------------------
+def test_a_centre_stopped_at_an_edge_as_far_from_zero_as_its_half_width_is_found_at_once():
+    # edge - half == 0: the floats walked one at a time from 0 down to where x + 16 < 16 are 2**62 (a hang
+    # hypothesis once found in the runway test)
+    x = _motion._centre_before(16.0, 16.0, True, -math.inf)
+    assert x + 16.0 < 16.0 and not math.nextafter(x, math.inf) + 16.0 < 16.0
+    assert _motion._centre_before(16.0, 16.0, True, -math.inf, inclusive=True) == 0.0
+    assert _motion._centre_before(16.0, 16.0, False, math.inf) == 0.0
+    assert _motion._centre_before(16.0, 16.0, True, -1e-17) == -1e-17  # never behind where the move started
+
+
+@settings(max_examples=2000, deadline=None)
+@given(edge=st.integers(-40, 400).map(lambda c: c * 16.0),
+       half=st.one_of(st.floats(1e-300, 200.0), st.sampled_from([16.0, 8.0, 0.5, 0.1, 1e-9])),
+       right=st.booleans(), inclusive=st.booleans())
+def test_the_centre_before_an_edge_is_the_first_float_on_the_near_side(edge, half, right, inclusive):
+    x = _motion._centre_before(edge, half, right, -math.inf if right else math.inf, inclusive)
+    start = edge - half
+    if right:
+        def before(v):
+            return v + half <= edge if inclusive else v + half < edge
+        assert x <= start and before(x)
+        assert x == start or not before(math.nextafter(x, math.inf))  # the first such float going left
+    else:
+        assert x >= start and x + half >= edge
+        assert x == start or not math.nextafter(x, -math.inf) + half >= edge
