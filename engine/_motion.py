@@ -616,6 +616,113 @@ def first_float(x: float, good, up: bool) -> float:
     return _ranked(start + sign * ok)
 
 
+# -- short steps: what the passes would find, told from a few reads ------------------------------------
+# An actor in open air, or walking on a flat solid floor, is most steps of most actors. These two answer
+# such a step in a few list reads, or say False (then the caller takes the passes). They are exact: each
+# leaves the actor as move() and land() would, bit for bit (the differential test holds them to it).
+_SLACK = 1e-3  # px around the box tested: far over the passes' float slack (EPS) and any rounding
+_ON_SOLID = Ground("solid", None, False)
+_FLOOR = (0, -1)
+
+
+def air_step(grid, platforms, a, dx: float, dy: float, reach: float) -> bool:
+    """The step of a box moving ``(dx, dy)`` through air: every tile its sweep (and ``reach`` px under its
+    feet, what land() looks at) spans is EMPTY and inside the map, and no platform is within 1 px. Then
+    it moves the whole way, touching nothing and standing on nothing."""
+    ts = grid.tile_size
+    x, y = a.x, a.y
+    tx, ty = x + dx, y + dy
+    w, h = a.w, a.h
+    if dx < 0.0:
+        left, right = tx - _SLACK, x + w + _SLACK
+    else:
+        left, right = x - _SLACK, tx + w + _SLACK
+    if dy < 0.0:
+        top, bottom = ty - _SLACK, y + h + reach + _SLACK
+    else:
+        top, bottom = y - _SLACK, ty + h + reach + _SLACK
+    c0, c1 = _floor(left / ts), _floor(right / ts)
+    r0 = _floor(top / ts)
+    r_feet = _floor((top + h) / ts) - 1  # (a support's slope search starts a row above the feet's)
+    if r_feet < r0:
+        r0 = r_feet
+    r1 = _floor(bottom / ts)
+    cols = grid.cols
+    if c0 < 0 or r0 < 0 or c1 >= cols or r1 >= grid.rows:
+        return False  # (near a map edge: the passes)
+    air = grid._air if grid._air is not None else grid._air_runs()
+    span = c1 - c0
+    for i in range(r0 * cols + c0, r1 * cols + c0 + 1, cols):
+        if air[i] <= span:
+            return False
+    for p in platforms:
+        if p.x < right + 1.0 and left - 1.0 < p.x + p.w and p.y < bottom + 1.0 and top - 1.0 < p.y + p.h:
+            return False
+    a.contacts = []
+    if dy:
+        a.y = ty
+    if dx:
+        a.x = tx
+    a.on_ground = False
+    a.ground = None
+    return True
+
+
+def flat_step(grid, platforms, a, dx: float, dy: float, reach: float) -> bool:
+    """The step of a box standing on a flat solid floor and pressed into it (``dy`` > 0) while moving ``dx``:
+    solid under its centre before and after, air over the floor's row where it goes, no slope in the rows
+    the support search reads (``reach`` px deep), no wall edge and no platform within 1 px. Then it lands
+    where it stood, ``dx`` further on, with the floor as its one contact."""
+    if dy <= 0.0 or a.bounce:
+        return False
+    ts, cols, k = grid.tile_size, grid.cols, grid._k
+    x, y = a.x, a.y
+    w, h = a.w, a.h
+    r = _ceil((y + h - EPS) / ts)  # the row whose top is under the feet
+    top = r * ts
+    tx = x + dx
+    if (y + dy) + h < top or place_before(top, h) != y:
+        return False
+    half = w * 0.5
+    cc0, cc1 = _floor((x + half) / ts), _floor((tx + half) / ts)
+    if dx < 0.0:
+        left, right = tx - _SLACK, x + w + _SLACK
+    else:
+        left, right = x - _SLACK, tx + w + _SLACK
+    c0, c1 = _floor(left / ts), _floor(right / ts)
+    r0 = _floor((y - _SLACK) / ts)
+    if r0 > r - 2:
+        r0 = r - 2  # (a support's slope search starts a row above the feet's)
+    deepest = top + (dy if dy > reach else reach) + _SLACK
+    r1 = _floor(deepest / ts)
+    if c0 < 0 or r0 < 0 or c1 >= cols or r1 >= grid.rows or not deepest + 1.0 < grid._y_hi:
+        return False
+    base = r * cols
+    if k[base + cc0] != SOLID or k[base + cc1] != SOLID:
+        return False
+    air = grid._air if grid._air is not None else grid._air_runs()
+    span = c1 - c0
+    for i in range(r0 * cols + c0, base, cols):
+        if air[i] <= span:
+            return False
+    slope_rows = grid._slope_rows
+    if True in slope_rows[r:r1 + 1]:
+        for rr in range(r, r1 + 1):
+            b = rr * cols
+            if slope_rows[rr] and SLOPE in k[b + c0:b + c1 + 1]:
+                return False
+    for p in platforms:
+        if p.x < right + 1.0 and left - 1.0 < p.x + p.w and p.y < deepest + 1.0 and y - 1.0 < p.y + p.h:
+            return False
+    a.contacts = [_new(Contact, (_FLOOR, "solid", None, (cc0, r), a.vx, a.vy))]
+    a.vy = 0.0
+    if dx:
+        a.x = tx
+    a.on_ground = True
+    a.ground = _ON_SOLID
+    return True
+
+
 def move(grid, platforms, a, dx: float, dy: float, drop: bool, skip=None, rest: float = 0.0,
          vy0: float | None = None):
     """One step of motion for any actor: the Y pass, then the X pass (which climbs slopes).

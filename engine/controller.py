@@ -182,24 +182,34 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms, events=No
     # -- move -----------------------------------------------------------------------------------------
     drop = ch.drop_left > 0
     skip = ch.drop_platform
-    if dy < 0.0 and jump.corner_correction > 0.0:
-        _correct_corner(ch, dy, jump.corner_correction, grid, platforms)
-    if ch.bounce:
-        hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip, d.fall_gravity * scale * dt, vy)
-    else:
-        hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip)
-    if hit_y is not None and hit_y.normal[1] > 0:
-        ch.jumping = False  # head bonk ends the jump
-
-    # -- ground snap (walking down slopes) and the new ground state --------------------------------
-    # (written out here, not a call to _ground_state: the step of every character runs it)
-    if _motion.land(grid, platforms, ch, was_grounded, ch.x - x_before, drop, skip):
-        ch.air_steps = 0
+    # (the depth under the feet the ground snap below reads: to the short steps, a little more)
+    reach = 0.0 if vy_new < 0.0 else abs(dx) + ch.w * 0.5 + 1.0 if was_grounded and ch.snap and not drop \
+        else _motion.EPS
+    if was_grounded and _motion.flat_step(grid, platforms, ch, dx, dy, reach):
+        ch.air_steps = 0  # (walking on flat ground: what the passes and the snap below would do)
         ch.jumping = False
-        if not was_grounded:
-            landed = True
-    elif ch.air_steps < NEVER:
-        ch.air_steps += 1
+    elif not was_grounded and _motion.air_step(grid, platforms, ch, dx, dy, reach):
+        if ch.air_steps < NEVER:  # (in open air: likewise, touching nothing)
+            ch.air_steps += 1
+    else:
+        if dy < 0.0 and jump.corner_correction > 0.0:
+            _correct_corner(ch, dy, jump.corner_correction, grid, platforms)
+        if ch.bounce:
+            hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip, d.fall_gravity * scale * dt, vy)
+        else:
+            hit_y, x_before = _motion.move(grid, platforms, ch, dx, dy, drop, skip)
+        if hit_y is not None and hit_y.normal[1] > 0:
+            ch.jumping = False  # head bonk ends the jump
+
+        # -- ground snap (walking down slopes) and the new ground state ----------------------------
+        # (written out here, not a call to _ground_state: the step of every character runs it)
+        if _motion.land(grid, platforms, ch, was_grounded, ch.x - x_before, drop, skip):
+            ch.air_steps = 0
+            ch.jumping = False
+            if not was_grounded:
+                landed = True
+        elif ch.air_steps < NEVER:
+            ch.air_steps += 1
     if skip is not None and (ch.on_ground or ch.y > skip.y):
         ch.drop_platform = None  # wholly below the top dropped through (or standing elsewhere): it counts again
     if ch.drop_left > 0:

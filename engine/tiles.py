@@ -154,7 +154,34 @@ class TileGrid:
         self._sr = dict(zip(slopes.tolist(), right.tolist(), strict=True))
         self._slope_count = np.bincount(slopes // cols, minlength=rows).tolist()  # slope tiles in each row
         self._slope_rows = [v > 0 for v in self._slope_count]  # rows holding any slope tile
+        self._air = None  # built by _air_runs when first asked for
         self._build_joins(slopes, left, right)
+
+    def _air_runs(self) -> list[int]:
+        """Per flat index, how many EMPTY tiles run from that tile rightward in its row (0: not EMPTY), so
+        "columns c0..c1 of row r are air" is one read: ``air[r * cols + c0] > c1 - c0``. Kept up to date
+        by every edit once built."""
+        if self._air is None:
+            cols = self.cols
+            at = np.arange(cols)
+            nxt = np.where(self.kinds != EMPTY, at, cols)  # each tile's column where it is not air
+            nxt = np.minimum.accumulate(nxt[:, ::-1], axis=1)[:, ::-1]  # the first one at or right of each
+            self._air = (nxt - at).ravel().tolist()
+        return self._air
+
+    def _edit_air(self, i: int, kind: int) -> None:
+        """The air runs ending at tile ``i`` after it became (or stopped being) EMPTY."""
+        air, k = self._air, self._k
+        start = i - i % self.cols
+        run = 0
+        if kind == EMPTY:
+            run = 1 + (air[i + 1] if i + 1 < start + self.cols else 0)
+        air[i] = run
+        j = i - 1
+        while j >= start and k[j] == EMPTY:
+            run += 1
+            air[j] = run
+            j -= 1
 
     @staticmethod
     def _heights(values, shape, name, slopes) -> np.ndarray:
@@ -312,6 +339,8 @@ class TileGrid:
         if (was == SLOPE) != (kind == SLOPE):
             self._slope_count[row] += 1 if kind == SLOPE else -1
             self._slope_rows[row] = self._slope_count[row] > 0
+        if self._air is not None and (was == EMPTY) != (kind == EMPTY):
+            self._edit_air(i, kind)
         for j in (i - 1, i, i + 1):
             if 0 <= j - row * self.cols < self.cols:
                 self._join(j)
@@ -531,6 +560,8 @@ class TileGrid:
                      "_edits"):
             setattr(twin, name, getattr(self, name).copy())
         twin._ramp_l, twin._ramp_r = bytearray(self._ramp_l), bytearray(self._ramp_r)
+        if self._air is not None:
+            twin._air = self._air.copy()
         return twin
 
     def __deepcopy__(self, memo):

@@ -850,8 +850,16 @@ class World:
         vy0 = a.vy
         dy = self._fall(a, d)
         was_grounded = a.on_ground
+        dx = a.vx * d.dt
+        if a.vy >= 0.0:  # (the depth land() reads under the feet, and a little more: see _motion's short steps)
+            reach = abs(dx) + a.w * 0.5 + 1.0 if was_grounded and a.snap else _motion.EPS
+        else:
+            reach = 0.0
+        if _motion.flat_step(grid, solids, a, dx, dy, reach) if was_grounded \
+                else _motion.air_step(grid, solids, a, dx, dy, reach):
+            return
         rest = d.fall_gravity * a._gravity_scale * d.dt  # px/s: a slower rebound off a floor stops
-        _hit, x_before = _motion.move(grid, solids, a, a.vx * d.dt, dy, False, None, rest, vy0)
+        _hit, x_before = _motion.move(grid, solids, a, dx, dy, False, None, rest, vy0)
         _motion.land(grid, solids, a, was_grounded, a.x - x_before)
 
     # -- state -----------------------------------------------------------------------------------------
