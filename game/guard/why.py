@@ -7,9 +7,10 @@
 A **surface** is a run of tiles in one row where a player can stand (an empty or one-way tile above solid ground,
 a one-way tile or a slope), named by the tiles the player's feet are in. The search records the feet tiles of
 every standing state it found (``RouteReport.stood``); the surfaces they touch are *reached*. The *candidates*
-are the unreached surfaces nearer the goal (by the search's distance field) than every reached one; of all
-(reached, candidate) pairs, the closest in px (gap, then rise) is the obstacle, and the feel's derived arcs
-say what it takes:
+are the unreached surfaces nearer the goal (by the search's distance field) than every reached one. Of all
+(reached, candidate) pairs, closest first in px (gap, then rise), the first the feel's derived arcs allow is
+named ("reachable": the arcs are not what stops the way, though a closer jump may be out of reach); when they
+allow none, the closest pair is the obstacle, and the arcs say what it takes:
 
 - **height**: the feet must rise ``(from row - to row) x tile`` px (or over a wall between the two); a held jump
   from flat ground rises ``jump.height`` px;
@@ -134,8 +135,19 @@ def explain(level: LevelData, feel: FeelConfig, report) -> Why | None:
         for b, near in candidates:
             gap, rise, src, dst = _between(a, b, ts)
             pairs.append((math.hypot(gap, max(rise, 0.0)), near, a, b, gap, rise, src, dst))
-    _d, _near, a, b, gap_px, rise, src, dst = min(pairs, key=lambda p: (p[0], p[1], p[2], p[3]))
-    return _verdict(level, feel, report, solid, a, b, gap_px, rise, src, dst)
+    pairs.sort(key=lambda p: (p[0], p[1], p[2], p[3]))
+    width = report_width(level, feel)
+    closest = None
+    height = feel.jump.height
+    for _d, _near, a, b, gap_px, rise, src, dst in pairs:
+        if closest is not None and rise > height + 1e-6:
+            continue  # (too high whatever lies between: not the reachable one looked for)
+        why = _verdict(level, feel, report, solid, a, b, gap_px, rise, src, dst, width)
+        if why.kind == "reachable":
+            return why  # a way on toward the goal the arcs allow: they are not what stops the search
+        if closest is None:
+            closest = why
+    return closest
 
 
 def _between(a: Surface, b: Surface, ts: int) -> tuple[float, float, tuple, tuple]:
@@ -150,7 +162,7 @@ def _between(a: Surface, b: Surface, ts: int) -> tuple[float, float, tuple, tupl
     return 0.0, rise, (col, a.row), (min(max(col, b.col0), b.col1), b.row)
 
 
-def _verdict(level, feel, report, solid, a, b, gap_px, rise, src, dst) -> Why:
+def _verdict(level, feel, report, solid, a, b, gap_px, rise, src, dst, w: float) -> Why:
     ts = level.tile_size
     height = feel.jump.height
     lo, hi = sorted((src[0], dst[0]))
@@ -168,16 +180,18 @@ def _verdict(level, feel, report, solid, a, b, gap_px, rise, src, dst) -> Why:
                 break
     need_rise = max(rise, 0.0)
     jump = f"the jump from tile {src[0]},{src[1]} to {dst[0]},{dst[1]}"
+    # (a search stopped by its budget stood on only part of the map: the shortfall is that of the nearest way
+    # on it did not take, which another way round may avoid)
+    unsure = "; the budget ran out first, so another way may exist" if report.outcome == "unknown" else ""
     if wall_top is not None:
         if wall_top == 0:
             return Why("wall", f"{jump} is closed by a wall up to the top of the map (columns {lo + 1}-{hi - 1}); "
-                               f"no jump passes", src, dst, 0.0, 0.0, "", len(between))
+                               f"no jump passes{unsure}", src, dst, 0.0, 0.0, "", len(between))
         need_rise = max(need_rise, float((a.row + 1 - wall_top) * ts))
     if need_rise > height + 1e-6:
         what = "over the wall between" if wall_top is not None and need_rise > rise else "of height"
-        return Why("height", f"{jump} needs {need_rise:.0f} px {what}; this feel reaches {height:.0f} px",
+        return Why("height", f"{jump} needs {need_rise:.0f} px {what}; this feel reaches {height:.0f} px{unsure}",
                    src, dst, need_rise, height, "px", len(between))
-    w = report_width(level, feel)
     travel = gap_px - w
     speed = feel.run.max_speed
     if travel > 0 and wall_top is None:
@@ -186,7 +200,8 @@ def _verdict(level, feel, report, solid, a, b, gap_px, rise, src, dst) -> Why:
         if need > speed + 1e-6:
             n = len(between)
             return Why("gap", f"the {n}-tile gap at tile {lo + 1},{a.row} (from tile {src[0]},{src[1]} to "
-                              f"{dst[0]},{dst[1]}) needs {need:.0f} px/s of run speed; this feel has {speed:.0f}",
+                              f"{dst[0]},{dst[1]}) needs {need:.0f} px/s of run speed; this feel has {speed:.0f}"
+                              f"{unsure}",
                        src, dst, need, speed, "px/s", n)
     after = "the budget ran out before the search found the way" if report.outcome == "unknown" else \
         "hazards, enemies, a lift's timing or the search's moves stop the way"

@@ -67,6 +67,38 @@ def test_a_budget_spent_on_a_reachable_way_says_the_arcs_allow_it(write_map):
     assert why.kind == "reachable" and "the budget ran out" in why.text and "within this feel's arcs" in why.text
 
 
+LEDGE = "\n".join(["##############",
+                   "#............#",
+                   "#............#",
+                   "#..####......#",  # a ledge 64 px over the start: out of this feel's reach, and not the way
+                   "#............#",
+                   "#............#",
+                   "#P.........G.#",
+                   "#####.....####",  # the way: a 5-tile pit, jumped at a run
+                   "#####.....####"])
+
+
+def test_a_budget_spent_names_a_jump_the_feel_can_make_not_a_closer_one_it_cannot(write_map):
+    """The closest unreached surface is a ledge too high for the feel, but the goal's floor across the pit
+    is within its arcs: "needs 64 px of height" alone would tell a designer the level is broken, and it is
+    finished. With no jump on within the arcs, a search stopped by its budget says its shortfall may not be
+    the level's (level 8 under the default feel, searched afresh, reads so: its replay finishes it)."""
+    level = load_level(write_map("ledge.tmx", LEDGE))
+    assert find_routes(level, FeelConfig(), grains=(8.0,)).finished
+    report = find_routes(level, FeelConfig(), max_states=2, grains=(8.0,))
+    assert report.outcome == "unknown"
+    why = explain(level, FeelConfig(), report)
+    assert (why.kind, why.src, why.dst) == ("reachable", (4, 6), (10, 6))
+    assert why.text == ("the jump from tile 4,6 to 10,6 is within this feel's arcs (0 of 48 px of height, 80 px "
+                        "across at 150 px/s); the budget ran out before the search found the way")
+    low = FeelConfig().with_value("run.max_speed", 60.0)  # too slow for the pit: then the closest shortfall
+    report = find_routes(level, low, max_states=2, grains=(8.0,))
+    why = explain(level, low, report)
+    assert (why.kind, why.src, why.dst, why.need, why.have) == ("height", (3, 6), (3, 2), 64.0, 48.0)
+    assert why.text == ("the jump from tile 3,6 to 3,2 needs 64 px of height; this feel reaches 48 px; the budget "
+                        "ran out first, so another way may exist")  # (the search stopped: it may be wrong)
+
+
 def test_surfaces_are_runs_of_standing_room(write_map):
     level = load_level(write_map("gap.tmx", GAP))
     assert [tuple(s) for s in surfaces(level)] == [(1, 1, 1), (1, 6, 6)]
