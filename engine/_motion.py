@@ -625,6 +625,14 @@ _ON_SOLID = Ground("solid", None, False)
 _FLOOR = (0, -1)
 
 
+def short_reach(a, dx: float, was_grounded: bool, drop: bool) -> float:
+    """px under the feet the short steps must find clear: what land() will read after this step's move
+    (its snap depth, with ``a.vy`` already this step's), and half a pixel more; 0 when rising."""
+    if a.vy < 0.0:
+        return 0.0  # (land() stands nothing that rises)
+    return abs(dx) + a.w * 0.5 + 1.0 if was_grounded and a.snap and not drop else EPS
+
+
 def air_step(grid, platforms, a, dx: float, dy: float, reach: float) -> bool:
     """The step of a box moving ``(dx, dy)`` through air: every tile its sweep (and ``reach`` px under its
     feet, what land() looks at) spans is EMPTY and inside the map, and no platform is within 1 px. Then

@@ -182,9 +182,7 @@ def control(ch: Character, buttons: Buttons, feel, d, grid, platforms, events=No
     # -- move -----------------------------------------------------------------------------------------
     drop = ch.drop_left > 0
     skip = ch.drop_platform
-    # (the depth under the feet the ground snap below reads: to the short steps, a little more)
-    reach = 0.0 if vy_new < 0.0 else abs(dx) + ch.w * 0.5 + 1.0 if was_grounded and ch.snap and not drop \
-        else _motion.EPS
+    reach = _motion.short_reach(ch, dx, was_grounded, drop)
     if was_grounded and _motion.flat_step(grid, platforms, ch, dx, dy, reach):
         ch.air_steps = 0  # (walking on flat ground: what the passes and the snap below would do)
         ch.jumping = False

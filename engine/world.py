@@ -851,10 +851,7 @@ class World:
         dy = self._fall(a, d)
         was_grounded = a.on_ground
         dx = a.vx * d.dt
-        if a.vy >= 0.0:  # (the depth land() reads under the feet, and a little more: see _motion's short steps)
-            reach = abs(dx) + a.w * 0.5 + 1.0 if was_grounded and a.snap else _motion.EPS
-        else:
-            reach = 0.0
+        reach = _motion.short_reach(a, dx, was_grounded, False)
         if _motion.flat_step(grid, solids, a, dx, dy, reach) if was_grounded \
                 else _motion.air_step(grid, solids, a, dx, dy, reach):
             return
